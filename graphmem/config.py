@@ -1,0 +1,73 @@
+"""Settings, read once at the entry points (CLI, API) and passed down.
+
+Every field comes from the environment with the ``GRAPHMEM_`` prefix (``GRAPHMEM_NEO4J_URI``...),
+except ``ANTHROPIC_API_KEY`` which keeps the name the Anthropic SDK uses.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def default_home() -> Path:
+    """Where the managed Neo4j keeps jars, data and logs unless ``GRAPHMEM_HOME`` says otherwise."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "graphmem"
+
+
+class Settings(BaseSettings):
+    """Every knob graphmem reads from the environment."""
+
+    model_config = SettingsConfigDict(env_prefix="GRAPHMEM_", extra="ignore")
+
+    # Neo4j: an external server when the URI is set, else the managed local one.
+    neo4j_uri: str | None = None
+    neo4j_user: str = "neo4j"
+    neo4j_password: SecretStr | None = None
+    neo4j_database: str = "neo4j"
+
+    # The managed local Neo4j.
+    home: Path = Field(default_factory=default_home)
+    neo4j_version: str = "5.26.30"
+    neo4j_bolt_port: int = 7687
+    neo4j_http_port: int = 7474
+    neo4j_heap: str = "1g"
+    neo4j_pagecache: str = "512m"
+    neo4j_start_timeout: float = 120.0
+
+    # API.
+    api_keys: str = ""
+    host: str = "127.0.0.1"
+    port: int = 8000
+
+    # Providers.
+    llm: Literal["anthropic", "none"] = "none"
+    anthropic_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("ANTHROPIC_API_KEY", "GRAPHMEM_ANTHROPIC_API_KEY")
+    )
+    embedder: Literal["onnx", "sentence-transformers"] = "onnx"
+
+    # Write path.
+    max_text_bytes: int = 32 * 1024
+    max_batch_items: int = 1000
+    batch_duplicate_threshold: float = 0.98
+    store_duplicate_threshold: float = 0.98
+
+    # Recall.
+    recall_default_limit: int = 10
+    recall_max_limit: int = 100
+
+    @property
+    def api_key_list(self) -> list[str]:
+        """The configured API keys; empty means the API is open."""
+        return [k.strip() for k in self.api_keys.split(",") if k.strip()]
+
+    @property
+    def managed(self) -> bool:
+        """True when graphmem runs its own local Neo4j (no ``GRAPHMEM_NEO4J_URI``)."""
+        return not self.neo4j_uri

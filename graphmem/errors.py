@@ -1,0 +1,91 @@
+"""The one exception hierarchy of graphmem.
+
+Every error graphmem raises derives from :class:`GraphmemError`; the message always says what the
+caller should change. HTTP status codes are chosen in ``api/errors.py`` only.
+"""
+
+from __future__ import annotations
+
+
+class GraphmemError(Exception):
+    """Root of every error graphmem raises."""
+
+    code: str = "graphmem_error"
+
+
+class InvalidInputError(GraphmemError):
+    """The caller passed a value graphmem cannot accept (bad field, empty text, bad filter)."""
+
+    code = "invalid_input"
+
+
+class TextTooLongError(InvalidInputError):
+    """A memory text is longer than the configured limit (``GRAPHMEM_MAX_TEXT_BYTES``)."""
+
+    code = "text_too_long"
+
+
+class NotFoundError(GraphmemError):
+    """No memory (or other node) has the given id."""
+
+    code = "not_found"
+
+
+class DatabaseUnavailableError(GraphmemError):
+    """Neo4j cannot be reached or refused the credentials."""
+
+    code = "neo4j_unavailable"
+
+
+class QueryCatalogError(GraphmemError):
+    """A Cypher file is missing, malformed, or was called with the wrong parameters."""
+
+    code = "query_catalog"
+
+
+class SchemaError(GraphmemError):
+    """The graph schema could not be applied, or it does not fit the configured embedder."""
+
+    code = "schema"
+
+
+class EmbeddingError(GraphmemError):
+    """The embedding model could not be loaded or failed to embed."""
+
+    code = "embedding"
+
+
+class EmbeddingModelMismatchError(SchemaError):
+    """The graph was written with another embedding model (name or dimension) than the one configured."""
+
+    code = "embedding_model_mismatch"
+
+
+class RuntimeSetupError(GraphmemError):
+    """The managed local Neo4j could not be installed, started or stopped."""
+
+    code = "runtime"
+
+
+class JavaNotFoundError(RuntimeSetupError):
+    """No usable Java 17+ was found for the managed Neo4j."""
+
+    code = "java_not_found"
+
+
+class MavenNotFoundError(RuntimeSetupError):
+    """Maven (``mvn``) is needed to fetch the Neo4j jars and was not found."""
+
+    code = "maven_not_found"
+
+
+class PortInUseError(RuntimeSetupError):
+    """A port the managed Neo4j needs is taken by another program."""
+
+    code = "port_in_use"
+
+
+class ServerStartError(RuntimeSetupError):
+    """The managed Neo4j did not come up; the message carries the tail of its log."""
+
+    code = "server_start_failed"
