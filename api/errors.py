@@ -1,0 +1,74 @@
+"""The one place HTTP status codes are chosen: graphmem errors and validation errors as JSON.
+
+Every error answers ``{"error": {"code": "...", "message": "..."}}``.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from graphmem.errors import (
+    DatabaseUnavailableError,
+    GraphmemError,
+    InvalidInputError,
+    NotFoundError,
+    TextTooLongError,
+)
+
+log = logging.getLogger(__name__)
+
+_STATUS: list[tuple[type[GraphmemError], int]] = [
+    (TextTooLongError, 413),
+    (InvalidInputError, 422),
+    (NotFoundError, 404),
+    (DatabaseUnavailableError, 503),
+]
+
+
+def status_for(error: GraphmemError) -> int:
+    """The HTTP status for a graphmem error (500 for anything unexpected)."""
+    for kind, status in _STATUS:
+        if isinstance(error, kind):
+            return status
+    return 500
+
+
+def error_response(status: int, code: str, message: str) -> JSONResponse:
+    """A JSON error in the contract's shape."""
+    return JSONResponse(status_code=status, content={"error": {"code": code, "message": message}})
+
+
+def _describe(error: RequestValidationError) -> str:
+    parts = []
+    for item in error.errors():
+        where = ".".join(str(p) for p in item.get("loc", ()) if p != "body")
+        parts.append(f"{where or 'body'}: {item.get('msg', 'invalid')}")
+    return "Invalid request: " + "; ".join(parts)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Register the handlers that turn exceptions into contract-shaped JSON errors."""
+
+    @app.exception_handler(GraphmemError)
+    async def graphmem_error(_: Request, exc: GraphmemError) -> JSONResponse:
+        status = status_for(exc)
+        if status == 500:
+            log.exception("unexpected graphmem error", exc_info=exc)
+        return error_response(status, exc.code, str(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
+        return error_response(422, "invalid_input", _describe(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        codes = {401: "unauthorized", 404: "not_found", 405: "method_not_allowed"}
+        response = error_response(exc.status_code, codes.get(exc.status_code, "http_error"), str(exc.detail))
+        if exc.headers:
+            response.headers.update(exc.headers)
+        return response

@@ -1,0 +1,48 @@
+"""Memories: remember (one and batch), get, patch, delete, forget."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Response, status
+
+from api.deps import MemoryDep
+from api.schemas import ERROR_RESPONSES, BatchRequest, BatchResponse, ForgetResponse
+from graphmem.models import ForgetFilter, MemoryDetail, MemoryInput, MemoryPatch, MemoryRecord, WriteResult
+
+router = APIRouter(tags=["memories"], responses=ERROR_RESPONSES)
+
+
+@router.post("/memories", status_code=status.HTTP_201_CREATED, response_model=WriteResult)
+def remember(body: MemoryInput, memory: MemoryDep) -> WriteResult:
+    """Remember one text as an episodic memory; `actions` says what the write did."""
+    return memory.remember_batch([body])[0]
+
+
+@router.post("/memories/batch", status_code=status.HTTP_201_CREATED, response_model=BatchResponse)
+def remember_batch(body: BatchRequest, memory: MemoryDep) -> BatchResponse:
+    """Remember up to 1000 items in one transaction; results in input order."""
+    return BatchResponse(results=memory.remember_batch(body.items))
+
+
+@router.get("/memories/{memory_id}", response_model=MemoryDetail)
+def get_memory(memory_id: str, memory: MemoryDep) -> MemoryDetail:
+    """One memory with its SUPERSEDES history (both ways) and the ids it was derived from."""
+    return memory.get(memory_id)
+
+
+@router.patch("/memories/{memory_id}", response_model=MemoryRecord)
+def patch_memory(memory_id: str, body: MemoryPatch, memory: MemoryDep) -> MemoryRecord:
+    """Change text, scope, categories, importance or metadata of a memory."""
+    return memory.update(memory_id, body)
+
+
+@router.delete("/memories/{memory_id}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_memory(memory_id: str, memory: MemoryDep) -> Response:
+    """Delete one memory and its edges."""
+    memory.delete(memory_id)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.post("/forget", response_model=ForgetResponse)
+def forget(body: ForgetFilter, memory: MemoryDep) -> ForgetResponse:
+    """Delete every memory matching all given filters (ids, scope subtree, categories, older_than)."""
+    return ForgetResponse(deleted=memory.forget(body))

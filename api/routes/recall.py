@@ -1,0 +1,17 @@
+"""Recall: the memories that answer a query."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from api.deps import MemoryDep
+from api.schemas import ERROR_RESPONSES
+from graphmem.models import RecallQuery, RecallResult
+
+router = APIRouter(tags=["recall"], responses=ERROR_RESPONSES)
+
+
+@router.post("/recall", response_model=RecallResult)
+def recall(body: RecallQuery, memory: MemoryDep) -> RecallResult:
+    """Hybrid recall (vector + fulltext, fused by reciprocal rank) with confidence and evidence gaps."""
+    return memory.recall_query(body)

@@ -1,0 +1,21 @@
+// Create a batch of episodic memories, one per row.
+// mode: write
+UNWIND $rows AS row
+CREATE (m:Memory:EpisodicMemory {id: row.id})
+SET m.text = row.text,
+    m.layer = 'episodic',
+    m.scope = row.scope,
+    m.categories = row.categories,
+    m.importance = row.importance,
+    m.confidence = row.confidence,
+    m.strength = row.strength,
+    m.status = 'active',
+    m.created_at = row.created_at,
+    m.occurred_at = row.occurred_at,
+    m.last_accessed_at = row.created_at,
+    m.access_count = 0,
+    m.spaced_access_count = 0,
+    m.source = row.source,
+    m.metadata_json = row.metadata_json,
+    m.embedding = row.embedding
+RETURN m {.*, embedding: null} AS memory

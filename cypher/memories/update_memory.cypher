@@ -1,0 +1,11 @@
+// Change the given fields of one memory (null leaves a field as it is).
+// mode: write
+MATCH (m:Memory {id: $id})
+SET m.text = coalesce($text, m.text),
+    m.scope = coalesce($scope, m.scope),
+    m.categories = coalesce($categories, m.categories),
+    m.importance = coalesce($importance, m.importance),
+    m.metadata_json = coalesce($metadata_json, m.metadata_json),
+    m.embedding = coalesce($embedding, m.embedding),
+    m.updated_at = $now
+RETURN m {.*, embedding: null} AS memory

@@ -1,0 +1,3 @@
+// Wait until every index is online.
+// mode: schema
+CALL db.awaitIndexes($timeout_seconds)

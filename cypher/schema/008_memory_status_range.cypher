@@ -1,0 +1,3 @@
+// Range index on Memory.status for filters.
+// mode: schema
+CREATE INDEX memory_status IF NOT EXISTS FOR (m:Memory) ON (m.status)

@@ -1,0 +1,185 @@
+"""The ``graphmem`` command line: serve, neo4j start|stop|status, remember, recall, import, stats."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+from pydantic import ValidationError
+
+from graphmem.config import Settings
+from graphmem.connect import MemoryConnection, open_memory
+from graphmem.errors import GraphmemError
+from graphmem.models import MemoryInput
+from graphmem.runtime.server import ManagedNeo4j
+from graphmem.targets import resolve_target
+
+
+def _connect(settings: Settings) -> MemoryConnection:
+    return open_memory(settings, resolve_target(settings))
+
+
+def _print_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, default=str, ensure_ascii=False))
+
+
+class _Group(click.Group):
+    """Turns graphmem errors into a one-line message and exit code 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except GraphmemError as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(1)
+
+
+@click.group(cls=_Group)
+@click.option("-v", "--verbose", is_flag=True, help="Log more.")
+@click.pass_context
+def main(ctx: click.Context, verbose: bool) -> None:
+    """graphmem: long-term memory for LLM agents, kept as a graph in Neo4j."""
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    ctx.obj = Settings()
+
+
+@main.command()
+@click.option("--host", default=None, help="Address to listen on (default 127.0.0.1).")
+@click.option("--port", default=None, type=int, help="Port to listen on (default 8000).")
+@click.pass_obj
+def serve(settings: Settings, host: str | None, port: int | None) -> None:
+    """Start the managed Neo4j (unless GRAPHMEM_NEO4J_URI is set), then the REST API."""
+    import uvicorn
+
+    from api.app import create_app
+
+    if settings.managed:
+        info = ManagedNeo4j.from_settings(settings).start()
+        click.echo(f"Neo4j running: {info.uri}  Browser: {info.browser_url} (user neo4j, password in {settings.home / 'neo4j' / 'password'})")
+    connection = _connect(settings)
+    app = create_app(connection.memory, api_keys=settings.api_key_list, on_shutdown=connection.close)
+    bind_host, bind_port = host or settings.host, port or settings.port
+    click.echo(f"graphmem API on http://{bind_host}:{bind_port}  (OpenAPI docs: http://{bind_host}:{bind_port}/docs)")
+    uvicorn.run(app, host=bind_host, port=bind_port, log_level="warning")
+
+
+@main.group()
+def neo4j() -> None:
+    """Manage the local Neo4j graphmem runs itself."""
+
+
+@neo4j.command("install")
+@click.pass_obj
+def neo4j_install(settings: Settings) -> None:
+    """Fetch the Neo4j jars with Maven and write the configuration (no start)."""
+    ManagedNeo4j.from_settings(settings).install()
+    click.echo(f"Neo4j {settings.neo4j_version} installed under {settings.home / 'neo4j'}")
+
+
+@neo4j.command("start")
+@click.pass_obj
+def neo4j_start(settings: Settings) -> None:
+    """Fetch the jars if needed and start Neo4j (finds a running one instead of starting another)."""
+    info = ManagedNeo4j.from_settings(settings).start()
+    click.echo(f"Neo4j running: {info.uri}\nBrowser: {info.browser_url}\nuser: {info.user}\npassword file: {settings.home / 'neo4j' / 'password'}")
+
+
+@neo4j.command("stop")
+@click.pass_obj
+def neo4j_stop(settings: Settings) -> None:
+    """Stop the managed Neo4j cleanly."""
+    stopped = ManagedNeo4j.from_settings(settings).stop()
+    click.echo("Neo4j stopped." if stopped else "Neo4j was not running.")
+
+
+@neo4j.command("status")
+@click.pass_obj
+def neo4j_status(settings: Settings) -> None:
+    """Say whether the managed Neo4j runs, with its pid and ports."""
+    _print_json(ManagedNeo4j.from_settings(settings).status().model_dump(mode="json"))
+
+
+@main.command()
+@click.argument("text")
+@click.option("--scope", default=None, help="Scope path, e.g. /user/alice.")
+@click.option("--category", "categories", multiple=True, help="A category (repeatable).")
+@click.option("--importance", type=float, default=None, help="0..1")
+@click.pass_obj
+def remember(settings: Settings, text: str, scope: str | None, categories: tuple[str, ...], importance: float | None) -> None:
+    """Remember TEXT."""
+    with _connect(settings) as memory:
+        result = memory.remember(text, scope=scope, categories=list(categories) or None, importance=importance)
+    _print_json(result.model_dump(mode="json"))
+
+
+@main.command()
+@click.argument("query")
+@click.option("--scope", default=None, help="Only this scope and below.")
+@click.option("--limit", default=10, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the full JSON answer.")
+@click.pass_obj
+def recall(settings: Settings, query: str, scope: str | None, limit: int, as_json: bool) -> None:
+    """Recall the memories that answer QUERY."""
+    with _connect(settings) as memory:
+        answer = memory.recall(query, scope=scope, limit=limit)
+    if as_json:
+        _print_json(answer.model_dump(mode="json"))
+        return
+    click.echo(f"confidence {answer.confidence:.2f}")
+    for hit in answer.results:
+        click.echo(f"{hit.score:.4f}  {hit.scope}  {hit.text}")
+    for gap in answer.evidence_gaps:
+        click.echo(f"gap: {gap}")
+
+
+def _read_jsonl(path: Path) -> Iterator[tuple[int, MemoryInput]]:
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                yield number, MemoryInput.model_validate_json(line)
+            except ValidationError as e:
+                raise click.ClickException(f"{path}:{number}: not a memory ({e.errors()[0]['msg']}); nothing after it was imported.") from e
+
+
+@main.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--batch-size", default=500, show_default=True)
+@click.pass_obj
+def import_file(settings: Settings, file: Path, batch_size: int) -> None:
+    """Import memories from FILE, JSON Lines of {text, scope?, categories?, importance?, occurred_at?, ...}."""
+    total = sum(1 for line in file.open(encoding="utf-8") if line.strip())
+    counts: dict[str, int] = {}
+    with _connect(settings) as memory, click.progressbar(length=total, label="importing") as bar:
+        batch: list[MemoryInput] = []
+        for _, item in _read_jsonl(file):
+            batch.append(item)
+            if len(batch) >= batch_size:
+                _import_batch(memory.remember_batch(batch), counts)
+                bar.update(len(batch))
+                batch = []
+        if batch:
+            _import_batch(memory.remember_batch(batch), counts)
+            bar.update(len(batch))
+    click.echo(json.dumps(counts))
+
+
+def _import_batch(results: list[Any], counts: dict[str, int]) -> None:
+    for result in results:
+        for action in result.actions:
+            key = action.split(":", 1)[0]
+            counts[key] = counts.get(key, 0) + 1
+
+
+@main.command()
+@click.pass_obj
+def stats(settings: Settings) -> None:
+    """Counts of memories by layer and status, entities and decisions."""
+    with _connect(settings) as memory:
+        _print_json(memory.health().model_dump(mode="json"))

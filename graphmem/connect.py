@@ -1,0 +1,69 @@
+"""Building a ready Memory from settings: the driver, the embedder, the clock."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import neo4j
+
+from graphmem.clock import SystemClock
+from graphmem.config import Settings
+from graphmem.embedding.base import Embedder
+from graphmem.embedding.factory import create_embedder
+from graphmem.memory import Memory
+from graphmem.store.catalog import default_catalog
+from graphmem.store.executor import QueryExecutor
+from graphmem.write.remember import WriteLimits
+
+
+@dataclass(frozen=True)
+class Neo4jTarget:
+    """Where and how to reach Neo4j."""
+
+    uri: str
+    user: str
+    password: str
+    database: str
+
+
+def write_limits(settings: Settings) -> WriteLimits:
+    """The write-path limits the settings ask for."""
+    return WriteLimits(
+        max_text_bytes=settings.max_text_bytes,
+        max_batch_items=settings.max_batch_items,
+        batch_duplicate_cosine=settings.batch_duplicate_threshold,
+        store_duplicate_cosine=settings.store_duplicate_threshold,
+    )
+
+
+class MemoryConnection:
+    """A Memory together with the driver it owns; close it when done (or use ``with``)."""
+
+    def __init__(self, memory: Memory, driver: neo4j.Driver) -> None:
+        self.memory = memory
+        self._driver = driver
+
+    def close(self) -> None:
+        """Close the Neo4j driver."""
+        self._driver.close()
+
+    def __enter__(self) -> Memory:
+        return self.memory
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_memory(settings: Settings, target: Neo4jTarget, embedder: Embedder | None = None) -> MemoryConnection:
+    """Connect to ``target`` and build a Memory with the configured embedder (not yet prepared)."""
+    driver = neo4j.GraphDatabase.driver(
+        target.uri,
+        auth=(target.user, target.password),
+        max_connection_pool_size=32,
+        connection_acquisition_timeout=10.0,
+        connection_timeout=5.0,
+        max_transaction_retry_time=5.0,
+    )
+    executor = QueryExecutor(driver, default_catalog(), target.database)
+    chosen = embedder or create_embedder(settings.embedder)
+    return MemoryConnection(Memory(executor, chosen, SystemClock(), write_limits(settings)), driver)

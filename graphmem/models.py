@@ -1,0 +1,230 @@
+"""The data graphmem reads and writes: pure pydantic models, no behaviour beyond validation."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from graphmem.scopes import normalize_scope
+
+Layer = Literal["episodic", "semantic", "schema"]
+Status = Literal["active", "superseded", "archived", "cold"]
+Tag = Literal["uncertain", "stale", "conflict"]
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    if value is not None and value.tzinfo is None:
+        return value.replace(tzinfo=timezone.utc)
+    return value
+
+
+def _clean_categories(value: list[str] | None) -> list[str] | None:
+    if value is None:
+        return None
+    seen: dict[str, None] = {}
+    for item in value:
+        name = item.strip().lower()
+        if not name:
+            raise ValueError("categories must be non-empty strings")
+        seen.setdefault(name, None)
+    return list(seen)
+
+
+class MemoryInput(BaseModel):
+    """One memory to remember. Unset fields get defaults (or are inferred by the write path)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = Field(min_length=1, description="What to remember, in plain language.")
+    scope: str | None = Field(default=None, description="Scope path, e.g. /user/alice; default /.")
+    categories: list[str] | None = Field(default=None, max_length=32)
+    importance: float | None = Field(default=None, ge=0.0, le=1.0)
+    occurred_at: datetime | None = Field(
+        default=None, description="When it happened or was said; default: now. Naive times are UTC."
+    )
+    source: str | None = Field(default=None, max_length=256)
+    metadata: dict[str, Any] | None = None
+
+    @field_validator("text")
+    @classmethod
+    def _text_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("text must contain something besides white space")
+        return value
+
+    @field_validator("scope")
+    @classmethod
+    def _scope_path(cls, value: str | None) -> str | None:
+        return None if value is None else normalize_scope(value)
+
+    @field_validator("categories")
+    @classmethod
+    def _categories(cls, value: list[str] | None) -> list[str] | None:
+        return _clean_categories(value)
+
+    @field_validator("occurred_at")
+    @classmethod
+    def _occurred_at(cls, value: datetime | None) -> datetime | None:
+        return _aware(value)
+
+
+class MemoryRecord(BaseModel):
+    """A stored memory as callers see it (every graph property but the embedding)."""
+
+    id: str
+    text: str
+    layer: Layer
+    scope: str
+    categories: list[str]
+    importance: float
+    confidence: float
+    strength: float
+    status: Status
+    created_at: datetime
+    occurred_at: datetime
+    last_accessed_at: datetime | None = None
+    updated_at: datetime | None = None
+    access_count: int = 0
+    source: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class WriteResult(BaseModel):
+    """What one remembered item became: the memory, and what the write did."""
+
+    memory: MemoryRecord
+    actions: list[str] = Field(
+        description="created, reinforced (a near-duplicate existed), duplicate (dropped inside "
+        "its batch), superseded:<id>, contradicts:<id>"
+    )
+
+
+class HistoryEntry(BaseModel):
+    """One neighbour on a memory's SUPERSEDES chain."""
+
+    id: str
+    text: str
+    status: Status
+    occurred_at: datetime
+    relation: Literal["supersedes", "superseded_by"]
+    depth: int
+
+
+class MemoryDetail(MemoryRecord):
+    """A memory with its belief history and lineage."""
+
+    history: list[HistoryEntry] = Field(default_factory=list)
+    derived_from: list[str] = Field(default_factory=list)
+
+
+class Recalled(MemoryRecord):
+    """A memory returned by recall, with its score and why it matched."""
+
+    score: float
+    tags: list[Tag] = Field(default_factory=list)
+    match_reasons: list[str] = Field(default_factory=list)
+
+
+class RecallQuery(BaseModel):
+    """A recall request."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    query: str = Field(min_length=1, max_length=4096)
+    scope: str | None = None
+    limit: int = Field(default=10, ge=1, le=100)
+    layers: list[Layer] | None = None
+    include_superseded: bool = False
+
+    @field_validator("scope")
+    @classmethod
+    def _scope_path(cls, value: str | None) -> str | None:
+        return None if value is None else normalize_scope(value)
+
+    @field_validator("query")
+    @classmethod
+    def _query_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("query must contain something besides white space")
+        return value
+
+
+class RecallResult(BaseModel):
+    """The answer to a recall: ranked memories, an overall confidence, and what was not found."""
+
+    results: list[Recalled]
+    confidence: float
+    evidence_gaps: list[str] = Field(default_factory=list)
+
+
+class MemoryPatch(BaseModel):
+    """Fields to change on a memory; unset fields stay as they are."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str | None = Field(default=None, min_length=1)
+    scope: str | None = None
+    categories: list[str] | None = Field(default=None, max_length=32)
+    importance: float | None = Field(default=None, ge=0.0, le=1.0)
+    metadata: dict[str, Any] | None = None
+
+    @field_validator("scope")
+    @classmethod
+    def _scope_path(cls, value: str | None) -> str | None:
+        return None if value is None else normalize_scope(value)
+
+    @field_validator("categories")
+    @classmethod
+    def _categories(cls, value: list[str] | None) -> list[str] | None:
+        return _clean_categories(value)
+
+    @model_validator(mode="after")
+    def _something(self) -> MemoryPatch:
+        if not self.model_fields_set:
+            raise ValueError("give at least one of text, scope, categories, importance, metadata")
+        return self
+
+
+class ForgetFilter(BaseModel):
+    """Which memories to forget: every given filter must match (at least one is required)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    ids: list[str] | None = Field(default=None, max_length=10_000)
+    scope: str | None = None
+    categories: list[str] | None = None
+    older_than: datetime | None = Field(
+        default=None, description="Forget memories that occurred before this time."
+    )
+
+    @field_validator("scope")
+    @classmethod
+    def _scope_path(cls, value: str | None) -> str | None:
+        return None if value is None else normalize_scope(value)
+
+    @field_validator("categories")
+    @classmethod
+    def _categories(cls, value: list[str] | None) -> list[str] | None:
+        return _clean_categories(value)
+
+    @field_validator("older_than")
+    @classmethod
+    def _older_than(cls, value: datetime | None) -> datetime | None:
+        return _aware(value)
+
+    @model_validator(mode="after")
+    def _at_least_one(self) -> ForgetFilter:
+        if self.ids is None and self.scope is None and self.categories is None and self.older_than is None:
+            raise ValueError("give at least one of ids, scope, categories, older_than")
+        return self
+
+
+class HealthReport(BaseModel):
+    """Whether graphmem and its Neo4j are up, with counts."""
+
+    status: Literal["ok", "degraded", "unavailable"]
+    neo4j: dict[str, Any]
+    counts: dict[str, Any]
+    embedding: dict[str, Any] = Field(default_factory=dict)

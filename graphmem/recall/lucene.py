@@ -1,0 +1,28 @@
+"""Turning a natural-language query into a safe Lucene query for the fulltext index."""
+
+from __future__ import annotations
+
+import re
+
+_TOKEN = re.compile(r"[\w']+", re.UNICODE)
+_STOPWORDS = frozenset(
+    """a an and are as at be but by did do does for from had has have how i in is it its me my
+    of on or our she he so that the their them they this to was we were what when where which
+    who whom why will with you your""".split()
+)
+
+
+def lucene_query(text: str, max_terms: int = 32) -> str | None:
+    """An OR-query of the text's words, every Lucene operator removed; None when nothing is left.
+
+    Only word characters survive, so no user input can change the query's structure.
+    """
+    terms: list[str] = []
+    for token in _TOKEN.findall(text.lower()):
+        word = token.strip("'")
+        if len(word) < 2 or word in _STOPWORDS or word in terms:
+            continue
+        terms.append(word.replace("'", ""))
+        if len(terms) == max_terms:
+            break
+    return " OR ".join(terms) if terms else None

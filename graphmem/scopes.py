@@ -1,0 +1,42 @@
+"""Scope paths: hierarchical namespaces such as ``/user/alice/health``.
+
+A scope filter matches the scope itself and everything below it, never a sibling that merely
+shares a prefix (``/user/al`` does not match ``/user/alice``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from graphmem.errors import InvalidInputError
+
+ROOT = "/"
+_SCOPE = re.compile(r"^/(?:[\w.@:+\-]+(?:/[\w.@:+\-]+)*)?$")
+
+
+def normalize_scope(scope: str | None) -> str:
+    """The canonical form of a scope path (leading ``/``, no trailing ``/``); None means the root.
+
+    Raises InvalidInputError for anything that is not a path of word characters, ``.@:+-``.
+    """
+    if scope is None:
+        return ROOT
+    value = scope.strip()
+    if not value.startswith("/"):
+        value = "/" + value
+    if len(value) > 1:
+        value = value.rstrip("/")
+    if len(value) > 512 or not _SCOPE.match(value):
+        raise InvalidInputError(
+            f"Invalid scope {scope!r}: use a path like '/user/alice/health' made of letters, digits "
+            "and . _ @ : + - between slashes."
+        )
+    return value
+
+
+def scope_filter(scope: str | None) -> tuple[str | None, str | None]:
+    """The ``($scope, $scope_prefix)`` pair the Cypher filters take; (None, None) reads everything."""
+    value = normalize_scope(scope)
+    if value == ROOT:
+        return None, None
+    return value, value + "/"

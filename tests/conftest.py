@@ -1,0 +1,91 @@
+"""Shared fixtures: one real Neo4j for the whole session, started by graphmem's own runtime code.
+
+Each test isolates its data in a scope of its own instead of wiping the database. Set
+GRAPHMEM_TEST_NEO4J_URI (with _USER / _PASSWORD) to run against another server instead.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from graphmem.config import Settings, default_home
+from graphmem.connect import MemoryConnection, Neo4jTarget, open_memory
+from graphmem.embedding.base import Embedder
+from graphmem.embedding.factory import create_embedder
+from graphmem.memory import Memory
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_jars_dir() -> Path:
+    """One jar cache shared by every test server (and by the user's own graphmem)."""
+    return Path(os.environ.get("GRAPHMEM_TEST_JARS", default_home() / "neo4j" / "lib"))
+
+
+@pytest.fixture(scope="session")
+def neo4j_target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Neo4jTarget]:
+    """A running Neo4j for the test session."""
+    uri = os.environ.get("GRAPHMEM_TEST_NEO4J_URI")
+    if uri:
+        yield Neo4jTarget(
+            uri=uri,
+            user=os.environ.get("GRAPHMEM_TEST_NEO4J_USER", "neo4j"),
+            password=os.environ.get("GRAPHMEM_TEST_NEO4J_PASSWORD", ""),
+            database=os.environ.get("GRAPHMEM_TEST_NEO4J_DATABASE", "neo4j"),
+        )
+        return
+    from graphmem.runtime.server import ManagedNeo4j
+
+    server = ManagedNeo4j(
+        home=tmp_path_factory.mktemp("graphmem-home"),
+        version=Settings().neo4j_version,
+        bolt_port=free_port(),
+        http_port=free_port(),
+        heap="1g",
+        pagecache="256m",
+        start_timeout=180.0,
+        jars_dir=test_jars_dir(),
+    )
+    info = server.start()
+    try:
+        yield Neo4jTarget(uri=info.uri, user=info.user, password=info.password.get_secret_value(), database="neo4j")
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def embedder() -> Embedder:
+    """The real default embedder (all-MiniLM-L6-v2, ONNX int8)."""
+    return create_embedder("onnx")
+
+
+@pytest.fixture(scope="session")
+def connection(neo4j_target: Neo4jTarget, embedder: Embedder) -> Iterator[MemoryConnection]:
+    """A Memory on the session's Neo4j, schema applied."""
+    conn = open_memory(Settings(), neo4j_target, embedder=embedder)
+    conn.memory.prepare()
+    yield conn
+    conn.close()
+
+
+@pytest.fixture(scope="session")
+def memory(connection: MemoryConnection) -> Memory:
+    """The Memory facade under test."""
+    return connection.memory
+
+
+@pytest.fixture
+def scope() -> str:
+    """A scope no other test writes to."""
+    return f"/test/{uuid.uuid4().hex[:12]}"

