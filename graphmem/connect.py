@@ -63,6 +63,7 @@ def open_memory(settings: Settings, target: Neo4jTarget, embedder: Embedder | No
         connection_acquisition_timeout=10.0,
         connection_timeout=5.0,
         max_transaction_retry_time=5.0,
+        notifications_min_severity="OFF",
     )
     executor = QueryExecutor(driver, default_catalog(), target.database)
     chosen = embedder or create_embedder(settings.embedder)

@@ -15,9 +15,12 @@ Tag = Literal["uncertain", "stale", "conflict"]
 
 
 def _aware(value: datetime | None) -> datetime | None:
-    if value is not None and value.tzinfo is None:
+    """Naive times are taken as UTC; every time is stored in UTC."""
+    if value is None:
+        return None
+    if value.tzinfo is None:
         return value.replace(tzinfo=timezone.utc)
-    return value
+    return value.astimezone(timezone.utc)
 
 
 def _clean_categories(value: list[str] | None) -> list[str] | None:

@@ -42,6 +42,8 @@ def is_server_process(pid: int, neo4j_home: Path) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
+        import sys
+        print("DEBUG lookup", pid, file=sys.stderr)
         return False
     except PermissionError:
         return False  # some other user's process: not ours
@@ -53,7 +55,11 @@ def is_server_process(pid: int, neo4j_home: Path) -> bool:
     except OSError:
         return False
     home_arg = f"--home-dir={neo4j_home}".encode()
-    return SERVER_MAIN_CLASS.encode() in args and home_arg in args
+    ok = SERVER_MAIN_CLASS.encode() in args and home_arg in args
+    if not ok:
+        import sys
+        print("DEBUG cmdline", pid, args[:3], len(args), file=sys.stderr)
+    return ok
 
 
 def wait_for_exit(pid: int, neo4j_home: Path, timeout: float) -> bool:
