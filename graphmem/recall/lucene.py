@@ -20,9 +20,12 @@ def lucene_query(text: str, max_terms: int = 32) -> str | None:
     terms: list[str] = []
     for token in _TOKEN.findall(text.lower()):
         word = token.strip("'")
-        if len(word) < 2 or word in _STOPWORDS or word in terms:
+        if len(word) < 2 or word in _STOPWORDS:
             continue
-        terms.append(word.replace("'", ""))
+        word = word.replace("'", "")
+        if word in terms:
+            continue
+        terms.append(word)
         if len(terms) == max_terms:
             break
     return " OR ".join(terms) if terms else None

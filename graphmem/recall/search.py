@@ -48,7 +48,7 @@ class Recaller:
         embedding = self._embedder.embed_one(query.query).tolist()
         pool = max(50, query.limit * 3)
         found = self._search.candidates(
-            embedding, lucene_query(query.query), where, k=max(100, pool * 2), limit=pool
+            embedding, lucene_query(query.query), where, k=max(100, pool * 2), limit=pool, min_results=query.limit
         )
         results = self._fuse(found, query.limit)
         best = max((c.score for c in found.vector), default=None)

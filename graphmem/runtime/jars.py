@@ -33,9 +33,7 @@ def validate_version(version: str) -> str:
         InvalidInputError: it does not (check ``GRAPHMEM_NEO4J_VERSION``).
     """
     if not _VERSION_RE.match(version):
-        raise InvalidInputError(
-            f"GRAPHMEM_NEO4J_VERSION={version!r} is not a Neo4j version such as 5.26.30"
-        )
+        raise InvalidInputError(f"GRAPHMEM_NEO4J_VERSION={version!r} is not a Neo4j version such as 5.26.30")
     return version
 
 
@@ -48,9 +46,7 @@ def installed_version(jars_dir: Path) -> str | None:
     return version if (jars_dir / f"neo4j-{version}.jar").is_file() else None
 
 
-def ensure_jars(
-    jars_dir: Path, version: str, log_file: Path, env: Mapping[str, str] | None = None
-) -> bool:
+def ensure_jars(jars_dir: Path, version: str, log_file: Path, env: Mapping[str, str] | None = None) -> bool:
     """Make ``jars_dir`` hold the jars of Neo4j ``version``; return True if Maven had to run.
 
     Raises:
@@ -92,7 +88,7 @@ def _run_maven(
     pom = work / "pom.xml"
     pom.write_bytes(resources.files("graphmem.runtime").joinpath("pom.xml").read_bytes())
     command = [
-        mvn, "-B", "--no-transfer-progress", "-f", str(pom),
+        mvn, "-B", "--no-transfer-progress", "-Dstyle.color=never", "-f", str(pom),
         "dependency:copy-dependencies",
         f"-DoutputDirectory={staging}",
         f"-Dneo4j.version={version}",

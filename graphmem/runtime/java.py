@@ -7,15 +7,16 @@ import re
 import shutil
 import subprocess
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from graphmem.errors import JavaNotFoundError
 
 MIN_JAVA_MAJOR = 17
+_VERSION_RE = re.compile(r'version\s+"([^"]+)"')
 
-# The flags Neo4j's own launcher passes (server.jvm.additional defaults), minus the ones for
-# diagnostics; the incubator vector module lets Lucene's vector index use SIMD.
-SERVER_JVM_FLAGS: tuple[str, ...] = (
+# The flags Neo4j's own launcher passes (its server.jvm.additional defaults), minus diagnostics.
+_BASE_JVM_FLAGS: tuple[str, ...] = (
     "-XX:+UseG1GC",
     "-XX:-OmitStackTraceInFastThrow",
     "-XX:+UnlockExperimentalVMOptions",
@@ -30,10 +31,27 @@ SERVER_JVM_FLAGS: tuple[str, ...] = (
     "--add-opens=java.base/java.io=ALL-UNNAMED",
     "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
     "--add-opens=java.base/java.lang=ALL-UNNAMED",
-    "--add-modules=jdk.incubator.vector",
 )
+# Lucene (the vector index) uses the SIMD incubator API from Java 21 on; on Java 17 the module
+# only earns a startup warning ("your Java version is too old"), so it is left out there.
+_VECTOR_API_MIN_MAJOR = 21
+_VECTOR_API_FLAG = "--add-modules=jdk.incubator.vector"
 
-_VERSION_RE = re.compile(r'version\s+"([^"]+)"')
+
+@dataclass(frozen=True)
+class Java:
+    """A usable ``java`` executable and its major version."""
+
+    path: Path
+    major: int
+
+
+def server_jvm_flags(java_major: int) -> list[str]:
+    """Return the JVM flags (besides heap and classpath) the server is launched with."""
+    flags = list(_BASE_JVM_FLAGS)
+    if java_major >= _VECTOR_API_MIN_MAJOR:
+        flags.append(_VECTOR_API_FLAG)
+    return flags
 
 
 def parse_java_major(version_output: str) -> int:
@@ -47,9 +65,7 @@ def parse_java_major(version_output: str) -> int:
     """
     match = _VERSION_RE.search(version_output)
     if match is None:
-        raise JavaNotFoundError(
-            f"could not read a Java version from: {version_output.strip()[:200]!r}"
-        )
+        raise JavaNotFoundError(f"could not read a Java version from: {version_output.strip()[:200]!r}")
     parts = re.split(r"[.\-+_]", match.group(1))
     try:
         major = int(parts[0])
@@ -82,10 +98,10 @@ def locate_java(env: Mapping[str, str] | None = None) -> Path:
             f"java was not found on the PATH; install a Java {MIN_JAVA_MAJOR}+ runtime "
             "(e.g. apt install openjdk-17-jre-headless) or set JAVA_HOME"
         )
-    return Path(found)
+    return Path(os.path.abspath(found))
 
 
-def find_java(env: Mapping[str, str] | None = None) -> Path:
+def find_java(env: Mapping[str, str] | None = None) -> Java:
     """Return a ``java`` executable of version 17 or later.
 
     Raises:
@@ -104,7 +120,7 @@ def find_java(env: Mapping[str, str] | None = None) -> Path:
             f"{java} is Java {major}; Neo4j needs Java {MIN_JAVA_MAJOR} or later "
             "(set JAVA_HOME to a newer installation)"
         )
-    return java
+    return Java(java, major)
 
 
 def java_environment(

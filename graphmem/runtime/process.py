@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import time
@@ -32,57 +33,56 @@ def remove_pid(path: Path) -> None:
     path.unlink(missing_ok=True)
 
 
-def is_server_process(pid: int, neo4j_home: Path) -> bool:
-    """Return True if ``pid`` is alive and is the Neo4j server of ``neo4j_home``.
+def process_alive(pid: int) -> bool:
+    """Return True if process ``pid`` exists and has not exited (a zombie counts as exited).
 
-    Guards against pid reuse: on Linux the command line must name the server's main class and
-    home dir. A dead child of this process is reaped first, as a zombie would look alive.
+    A finished child of this process is reaped first.
     """
     _reap(pid)
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
-        import sys
-        print("DEBUG lookup", pid, file=sys.stderr)
         return False
     except PermissionError:
-        return False  # some other user's process: not ours
-    cmdline = Path(f"/proc/{pid}/cmdline")
-    if not Path("/proc/self/cmdline").exists():
-        return True  # no procfs (macOS): trust the pid file
-    try:
-        args = cmdline.read_bytes().split(b"\0")
-    except OSError:
+        pass  # it exists, under another user
+    return not _is_zombie(pid)
+
+
+def is_server_process(pid: int, neo4j_home: Path) -> bool:
+    """Return True if ``pid`` is alive and is the Neo4j server of ``neo4j_home``.
+
+    Guards against a recycled pid in a stale pid file: where procfs exists (Linux), the command
+    line must name the server's main class and this home dir.
+    """
+    if not process_alive(pid):
         return False
-    home_arg = f"--home-dir={neo4j_home}".encode()
-    ok = SERVER_MAIN_CLASS.encode() in args and home_arg in args
-    if not ok:
-        import sys
-        print("DEBUG cmdline", pid, args[:3], len(args), file=sys.stderr)
-    return ok
+    args = _cmdline(pid)
+    if args is None:
+        return True  # no procfs (macOS): trust the pid file
+    return SERVER_MAIN_CLASS in args and f"--home-dir={neo4j_home}" in args
 
 
-def wait_for_exit(pid: int, neo4j_home: Path, timeout: float) -> bool:
+def wait_for_exit(pid: int, timeout: float) -> bool:
     """Wait up to ``timeout`` seconds for the server to exit; return True if it did."""
     deadline = time.monotonic() + timeout
-    while is_server_process(pid, neo4j_home):
+    while process_alive(pid):
         if time.monotonic() >= deadline:
             return False
         time.sleep(_POLL_SECONDS)
     return True
 
 
-def terminate(pid: int, neo4j_home: Path, timeout: float) -> bool:
+def terminate(pid: int, timeout: float) -> bool:
     """Stop the server: SIGTERM (a clean shutdown), then SIGKILL after ``timeout`` seconds.
 
     Returns True if the server shut down cleanly, False if it had to be killed.
     """
     if not _signal(pid, signal.SIGTERM):
         return True
-    if wait_for_exit(pid, neo4j_home, timeout):
+    if wait_for_exit(pid, timeout):
         return True
     _signal(pid, signal.SIGKILL)
-    wait_for_exit(pid, neo4j_home, 10.0)
+    wait_for_exit(pid, 10.0)
     return False
 
 
@@ -97,7 +97,39 @@ def _signal(pid: int, signum: signal.Signals) -> bool:
 
 def _reap(pid: int) -> None:
     """Collect ``pid``'s exit status if it is a finished child of this process."""
-    try:
+    # Not our child (another process started it): nothing to reap.
+    with contextlib.suppress(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:
-        pass  # not our child (another process started it): nothing to reap
+
+
+def _cmdline(pid: int) -> list[str] | None:
+    """Return the arguments of ``pid`` from procfs, or None where there is no procfs.
+
+    Read through the threads, since once the main thread has exited (while the JVM shuts down)
+    its own ``cmdline`` is empty.
+    """
+    if not Path("/proc/self/cmdline").exists():
+        return None
+    for path in [Path(f"/proc/{pid}/cmdline"), *Path(f"/proc/{pid}/task").glob("*/cmdline")]:
+        try:
+            raw = path.read_bytes()
+        except OSError:
+            continue
+        if raw:
+            return raw.decode(errors="replace").split("\0")
+    return []
+
+
+def _is_zombie(pid: int) -> bool:
+    """Return True if ``pid`` has exited and awaits its parent (procfs only).
+
+    A main thread that has exited also shows as a zombie while other threads run on, as a JVM
+    does during shutdown; only a zombie without other threads is dead.
+    """
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return False
+    fields = dict(line.split(":", 1) for line in lines if ":" in line)
+    threads = fields.get("Threads", "1").strip()
+    return fields.get("State", "").strip().startswith("Z") and (not threads.isdigit() or int(threads) <= 1)

@@ -26,12 +26,13 @@ from graphmem.runtime.conf import (
     write_conf,
 )
 from graphmem.runtime.jars import ensure_jars, installed_version
-from graphmem.runtime.java import find_java
+from graphmem.runtime.java import Java, find_java
 from graphmem.runtime.launch import spawn_server, wait_until_ready
 from graphmem.runtime.layout import RuntimeLayout
 from graphmem.runtime.ports import LOOPBACK, ensure_ports_free
 from graphmem.runtime.process import (
     is_server_process,
+    process_alive,
     read_pid,
     remove_pid,
     terminate,
@@ -138,8 +139,8 @@ class ManagedNeo4j:
         layout = self.layout
         pid = self._running_pid()
         if pid is None:
+            ensure_ports_free(self.bolt_port, self.http_port)  # before a possibly long install
             java = self._install()
-            ensure_ports_free(self.bolt_port, self.http_port)
             pid = spawn_server(java, layout, self.heap)
             write_pid(layout.pid_file, pid)
         info = self._connection_info()
@@ -147,7 +148,7 @@ class ManagedNeo4j:
         try:
             wait_until_ready(layout, pid, info.uri, auth, self.start_timeout)
         except RuntimeSetupError:
-            if not is_server_process(pid, layout.root):
+            if not process_alive(pid):
                 remove_pid(layout.pid_file)
             raise
         return info
@@ -160,7 +161,7 @@ class ManagedNeo4j:
         layout = self.layout
         pid = self._running_pid()
         if pid is not None:
-            terminate(pid, layout.root, timeout)
+            terminate(pid, timeout)
         remove_pid(layout.pid_file)
         return pid is not None
 
@@ -177,12 +178,12 @@ class ManagedNeo4j:
             home=self.home,
         )
 
-    def _install(self) -> Path:
+    def _install(self) -> Java:
         """Install (see :meth:`install`) and return the java executable to launch with."""
         layout = self.layout
         java = find_java()
         ensure_jars(layout.jars_dir, self.version, layout.maven_log)
-        write_conf(layout, self.bolt_port, self.http_port, self.heap, self.pagecache)
+        write_conf(layout, self.version, self.bolt_port, self.http_port, self.heap, self.pagecache)
         if not layout.password_file.exists() and layout.system_database_dir.exists():
             raise RuntimeSetupError(
                 f"{layout.password_file} is missing but the database in {layout.data_dir} already "

@@ -56,19 +56,26 @@ class SearchStore:
         self._executor = executor
 
     def candidates(
-        self, embedding: list[float], lucene: str | None, where: SearchFilter, *, k: int, limit: int
+        self,
+        embedding: list[float],
+        lucene: str | None,
+        where: SearchFilter,
+        *,
+        k: int,
+        limit: int,
+        min_results: int,
     ) -> Candidates:
         """Vector and fulltext candidates in one read transaction.
 
         The ANN index returns the global top ``k`` before filtering; when a narrow scope leaves
-        fewer than ``limit`` of them, an exact scan of that scope takes over, so a small tenant in
+        fewer than ``min_results`` of them, an exact scan of that scope takes over, so a small tenant in
         a large graph still gets its own best memories.
         """
 
         def work(tx: Transaction) -> Candidates:
             params = where.params()
             rows = tx.run("search/vector_candidates", embedding=embedding, k=k, limit=limit, **params)
-            if len(rows) < limit and where.scope is not None:
+            if len(rows) < min_results and where.scope is not None:
                 rows = tx.run("search/exact_vector_candidates", embedding=embedding, limit=limit, **params)
             vector = [Candidate(to_memory(r["memory"]), cosine_from_index_score(float(r["score"]))) for r in rows]
             fulltext: list[Candidate] = []

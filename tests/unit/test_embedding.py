@@ -140,6 +140,9 @@ def test_missing_model_package_names_the_install_command(monkeypatch: pytest.Mon
 
 def test_missing_torch_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "torch", None)
+    # load() forces the Hugging Face hub offline; let monkeypatch restore the variables afterwards.
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
     with pytest.raises(EmbeddingError, match=r"pip install 'graphmem\[torch\]'"):
         SentenceTransformerEmbedder().embed([BERLIN])
 

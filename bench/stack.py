@@ -1,0 +1,89 @@
+"""A throw-away graphmem stack for benchmarks: a managed Neo4j in a temp home, and the REST API."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+from graphmem.config import Settings, default_home
+from graphmem.connect import Neo4jTarget
+from graphmem.runtime.server import ManagedNeo4j
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def neo4j(heap: str = "2g", pagecache: str = "1g") -> Iterator[Neo4jTarget]:
+    """A fresh, empty Neo4j (or the one GRAPHMEM_NEO4J_URI names), stopped afterwards."""
+    settings = Settings()
+    if settings.neo4j_uri:
+        password = settings.neo4j_password.get_secret_value() if settings.neo4j_password else ""
+        yield Neo4jTarget(settings.neo4j_uri, settings.neo4j_user, password, settings.neo4j_database)
+        return
+    with tempfile.TemporaryDirectory(prefix="graphmem-bench-") as home:
+        server = ManagedNeo4j(
+            home=Path(home),
+            version=settings.neo4j_version,
+            bolt_port=free_port(),
+            http_port=free_port(),
+            heap=heap,
+            pagecache=pagecache,
+            start_timeout=180.0,
+            jars_dir=default_home() / "neo4j" / "lib",
+        )
+        info = server.start()
+        try:
+            yield Neo4jTarget(info.uri, info.user, info.password.get_secret_value(), "neo4j")
+        finally:
+            server.stop()
+
+
+@contextmanager
+def api_server(target: Neo4jTarget, extra_env: dict[str, str] | None = None) -> Iterator[str]:
+    """``graphmem serve`` in a subprocess against ``target``; yields its base URL."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "GRAPHMEM_NEO4J_URI": target.uri,
+        "GRAPHMEM_NEO4J_USER": target.user,
+        "GRAPHMEM_NEO4J_PASSWORD": target.password,
+        **(extra_env or {}),
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "graphmem.cli", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                if httpx.get(f"{url}/v1/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"the API did not start: {process.stderr.read().decode() if process.stderr else ''}"
+                )
+            time.sleep(0.3)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
