@@ -17,7 +17,9 @@ from graphmem.memory import Memory
 log = logging.getLogger(__name__)
 
 
-def create_app(memory: Memory, *, api_keys: list[str] | None = None, on_shutdown: Callable[[], None] | None = None) -> FastAPI:
+def create_app(
+    memory: Memory, *, api_keys: list[str] | None = None, on_shutdown: Callable[[], None] | None = None
+) -> FastAPI:
     """The REST API over ``memory``; ``on_shutdown`` runs when the server stops (e.g. close the driver)."""
 
     @asynccontextmanager

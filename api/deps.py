@@ -26,7 +26,10 @@ def require_api_key(request: Request) -> None:
     if scheme.lower() != "bearer" or not any(hmac.compare_digest(token.strip(), k) for k in keys):
         raise HTTPException(
             status_code=401,
-            detail="Missing or wrong API key: send 'Authorization: Bearer <key>' with a key from GRAPHMEM_API_KEYS.",
+            detail=(
+                "Missing or wrong API key: send 'Authorization: Bearer <key>' "
+                "with a key from GRAPHMEM_API_KEYS."
+            ),
             headers={"WWW-Authenticate": "Bearer"},
         )
 

@@ -6,7 +6,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo10.json"
@@ -34,7 +34,7 @@ def load(path: Path = DATA) -> list[dict[str, object]]:
 
 def session_time(raw: str) -> datetime:
     """A LoCoMo session date such as '1:56 pm on 8 May, 2023', as UTC."""
-    return datetime.strptime(raw.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=timezone.utc)
+    return datetime.strptime(raw.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
 
 
 def turns(data: list[dict[str, object]]) -> Iterator[Turn]:

@@ -24,6 +24,10 @@ def _connect(settings: Settings) -> MemoryConnection:
     return open_memory(settings, resolve_target(settings))
 
 
+def _password_file(settings: Settings) -> str:
+    return str(ManagedNeo4j.from_settings(settings).layout.password_file)
+
+
 def _print_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, default=str, ensure_ascii=False))
 
@@ -44,7 +48,9 @@ class _Group(click.Group):
 @click.pass_context
 def main(ctx: click.Context, verbose: bool) -> None:
     """graphmem: long-term memory for LLM agents, kept as a graph in Neo4j."""
-    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
+    )
     ctx.obj = Settings()
 
 
@@ -60,11 +66,16 @@ def serve(settings: Settings, host: str | None, port: int | None) -> None:
 
     if settings.managed:
         info = ManagedNeo4j.from_settings(settings).start()
-        click.echo(f"Neo4j running: {info.uri}  Browser: {info.browser_url} (user neo4j, password in {settings.home / 'neo4j' / 'password'})")
+        click.echo(
+            f"Neo4j running: {info.uri}  Browser: {info.browser_url} "
+            f"(user neo4j, password in {_password_file(settings)})"
+        )
     connection = _connect(settings)
     app = create_app(connection.memory, api_keys=settings.api_key_list, on_shutdown=connection.close)
     bind_host, bind_port = host or settings.host, port or settings.port
-    click.echo(f"graphmem API on http://{bind_host}:{bind_port}  (OpenAPI docs: http://{bind_host}:{bind_port}/docs)")
+    click.echo(
+        f"graphmem API on http://{bind_host}:{bind_port}  (OpenAPI docs: http://{bind_host}:{bind_port}/docs)"
+    )
     uvicorn.run(app, host=bind_host, port=bind_port, log_level="warning")
 
 
@@ -86,7 +97,10 @@ def neo4j_install(settings: Settings) -> None:
 def neo4j_start(settings: Settings) -> None:
     """Fetch the jars if needed and start Neo4j (finds a running one instead of starting another)."""
     info = ManagedNeo4j.from_settings(settings).start()
-    click.echo(f"Neo4j running: {info.uri}\nBrowser: {info.browser_url}\nuser: {info.user}\npassword file: {settings.home / 'neo4j' / 'password'}")
+    click.echo(
+        f"Neo4j running: {info.uri}\nBrowser: {info.browser_url}\nuser: {info.user}\n"
+        f"password file: {_password_file(settings)}"
+    )
 
 
 @neo4j.command("stop")
@@ -110,10 +124,14 @@ def neo4j_status(settings: Settings) -> None:
 @click.option("--category", "categories", multiple=True, help="A category (repeatable).")
 @click.option("--importance", type=float, default=None, help="0..1")
 @click.pass_obj
-def remember(settings: Settings, text: str, scope: str | None, categories: tuple[str, ...], importance: float | None) -> None:
+def remember(
+    settings: Settings, text: str, scope: str | None, categories: tuple[str, ...], importance: float | None
+) -> None:
     """Remember TEXT."""
     with _connect(settings) as memory:
-        result = memory.remember(text, scope=scope, categories=list(categories) or None, importance=importance)
+        result = memory.remember(
+            text, scope=scope, categories=list(categories) or None, importance=importance
+        )
     _print_json(result.model_dump(mode="json"))
 
 
@@ -145,7 +163,9 @@ def _read_jsonl(path: Path) -> Iterator[tuple[int, MemoryInput]]:
             try:
                 yield number, MemoryInput.model_validate_json(line)
             except ValidationError as e:
-                raise click.ClickException(f"{path}:{number}: not a memory ({e.errors()[0]['msg']}); nothing after it was imported.") from e
+                raise click.ClickException(
+                    f"{path}:{number}: not a memory ({e.errors()[0]['msg']}); nothing after it was imported."
+                ) from e
 
 
 @main.command("import")
@@ -153,7 +173,7 @@ def _read_jsonl(path: Path) -> Iterator[tuple[int, MemoryInput]]:
 @click.option("--batch-size", default=500, show_default=True)
 @click.pass_obj
 def import_file(settings: Settings, file: Path, batch_size: int) -> None:
-    """Import memories from FILE, JSON Lines of {text, scope?, categories?, importance?, occurred_at?, ...}."""
+    """Import memories from FILE: JSON Lines of {text, scope?, categories?, importance?, occurred_at?}."""
     total = sum(1 for line in file.open(encoding="utf-8") if line.strip())
     counts: dict[str, int] = {}
     with _connect(settings) as memory, click.progressbar(length=total, label="importing") as bar:

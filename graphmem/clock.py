@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Protocol
 
 
@@ -19,4 +19,4 @@ class SystemClock:
 
     def now(self) -> datetime:
         """The current UTC time."""
-        return datetime.now(timezone.utc)
+        return datetime.now(UTC)

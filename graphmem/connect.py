@@ -54,7 +54,9 @@ class MemoryConnection:
         self.close()
 
 
-def open_memory(settings: Settings, target: Neo4jTarget, embedder: Embedder | None = None) -> MemoryConnection:
+def open_memory(
+    settings: Settings, target: Neo4jTarget, embedder: Embedder | None = None
+) -> MemoryConnection:
     """Connect to ``target`` and build a Memory with the configured embedder (not yet prepared)."""
     driver = neo4j.GraphDatabase.driver(
         target.uri,

@@ -148,7 +148,10 @@ class Memory:
             counts = self._store.counts()
         except DatabaseUnavailableError as e:
             return HealthReport(
-                status="unavailable", neo4j={"reachable": False, "error": str(e)}, counts={}, embedding=embedding
+                status="unavailable",
+                neo4j={"reachable": False, "error": str(e)},
+                counts={},
+                embedding=embedding,
             )
         embedding["needs_reembed"] = self._needs_reembed
         status = "degraded" if self._needs_reembed else "ok"

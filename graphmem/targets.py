@@ -12,9 +12,15 @@ def resolve_target(settings: Settings) -> Neo4jTarget:
     if settings.neo4j_uri:
         password = settings.neo4j_password.get_secret_value() if settings.neo4j_password else ""
         return Neo4jTarget(
-            uri=settings.neo4j_uri, user=settings.neo4j_user, password=password, database=settings.neo4j_database
+            uri=settings.neo4j_uri,
+            user=settings.neo4j_user,
+            password=password,
+            database=settings.neo4j_database,
         )
     info = ManagedNeo4j.from_settings(settings).start()
     return Neo4jTarget(
-        uri=info.uri, user=info.user, password=info.password.get_secret_value(), database=settings.neo4j_database
+        uri=info.uri,
+        user=info.user,
+        password=info.password.get_secret_value(),
+        database=settings.neo4j_database,
     )

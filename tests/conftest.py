@@ -59,7 +59,9 @@ def neo4j_target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Neo4jTarg
     )
     info = server.start()
     try:
-        yield Neo4jTarget(uri=info.uri, user=info.user, password=info.password.get_secret_value(), database="neo4j")
+        yield Neo4jTarget(
+            uri=info.uri, user=info.user, password=info.password.get_secret_value(), database="neo4j"
+        )
     finally:
         server.stop()
 

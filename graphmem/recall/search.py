@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from graphmem.embedding.base import Embedder
-from graphmem.models import RecallQuery, RecallResult, Recalled
+from graphmem.models import Recalled, RecallQuery, RecallResult
 from graphmem.recall.fusion import reciprocal_rank_fusion
 from graphmem.recall.lucene import lucene_query
 from graphmem.scopes import scope_filter
@@ -48,7 +48,12 @@ class Recaller:
         embedding = self._embedder.embed_one(query.query).tolist()
         pool = max(50, query.limit * 3)
         found = self._search.candidates(
-            embedding, lucene_query(query.query), where, k=max(100, pool * 2), limit=pool, min_results=query.limit
+            embedding,
+            lucene_query(query.query),
+            where,
+            k=max(100, pool * 2),
+            limit=pool,
+            min_results=query.limit,
         )
         results = self._fuse(found, query.limit)
         best = max((c.score for c in found.vector), default=None)
@@ -71,7 +76,10 @@ class Recaller:
         )
         results = []
         for memory_id, score, sources in fused[:limit]:
-            reasons = [f"vector similarity {cosine[memory_id]:.2f}" if s == "vector" else "keyword match" for s in sources]
+            reasons = [
+                f"vector similarity {cosine[memory_id]:.2f}" if s == "vector" else "keyword match"
+                for s in sources
+            ]
             results.append(
                 Recalled(**by_id[memory_id].model_dump(), score=round(score, 6), match_reasons=reasons)
             )

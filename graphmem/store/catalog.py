@@ -43,9 +43,7 @@ def cypher_root() -> Path:
     for candidate in (here / "_cypher", here.parent / "cypher"):
         if candidate.is_dir():
             return candidate
-    raise QueryCatalogError(
-        f"No cypher/ folder found next to {here}; reinstall graphmem (pip install -e .)."
-    )
+    raise QueryCatalogError(f"No cypher/ folder found next to {here}; reinstall graphmem (pip install -e .).")
 
 
 def _strip_comments(text: str) -> str:
@@ -94,9 +92,7 @@ class Catalog:
 
     def names(self) -> list[str]:
         """Every query name in the catalog, sorted."""
-        return sorted(
-            str(p.relative_to(self._root).with_suffix("")) for p in self._root.rglob("*.cypher")
-        )
+        return sorted(str(p.relative_to(self._root).with_suffix("")) for p in self._root.rglob("*.cypher"))
 
 
 @lru_cache(maxsize=1)

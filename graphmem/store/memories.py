@@ -139,14 +139,23 @@ class MemoryStore:
             raise NotFoundError(f"No memory has id {memory_id!r}.")
         row = rows[0]
         history = [HistoryEntry.model_validate(native(h)) for h in row["newer"] + row["older"]]
-        history.sort(key=lambda h: (h.relation != "superseded_by", -h.depth if h.relation == "superseded_by" else h.depth))
+        history.sort(
+            key=lambda h: (
+                h.relation != "superseded_by",
+                -h.depth if h.relation == "superseded_by" else h.depth,
+            )
+        )
         return MemoryDetail.model_validate(
             {**memory_fields(row["memory"]), "history": history, "derived_from": row["derived_from"]}
         )
 
-    def update(self, memory_id: str, patch: MemoryPatch, embedding: list[float] | None, now: datetime) -> MemoryRecord:
+    def update(
+        self, memory_id: str, patch: MemoryPatch, embedding: list[float] | None, now: datetime
+    ) -> MemoryRecord:
         """Apply ``patch`` (and the new text's embedding); raises NotFoundError for an unknown id."""
-        metadata = None if patch.metadata is None else json.dumps(patch.metadata, ensure_ascii=False, sort_keys=True)
+        metadata = (
+            None if patch.metadata is None else json.dumps(patch.metadata, ensure_ascii=False, sort_keys=True)
+        )
         rows = self._executor.write(
             "memories/update_memory",
             id=memory_id,

@@ -23,7 +23,7 @@ def native(value: Any) -> Any:
 
 def memory_fields(props: dict[str, Any]) -> dict[str, Any]:
     """The fields of a MemoryRecord from a memory node's property map (``m {.*, embedding: null}``)."""
-    data = native(props)
+    data: dict[str, Any] = native(props)
     raw_meta = data.pop("metadata_json", None)
     data.pop("embedding", None)
     data["metadata"] = json.loads(raw_meta) if raw_meta else {}

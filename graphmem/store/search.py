@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +21,7 @@ class SearchFilter:
     scope: str | None
     scope_prefix: str | None
     statuses: list[str]
-    layers: list[str] | None
+    layers: Sequence[str] | None
 
     def params(self) -> dict[str, Any]:
         """The filter as Cypher parameters."""
@@ -77,7 +78,9 @@ class SearchStore:
             rows = tx.run("search/vector_candidates", embedding=embedding, k=k, limit=limit, **params)
             if len(rows) < min_results and where.scope is not None:
                 rows = tx.run("search/exact_vector_candidates", embedding=embedding, limit=limit, **params)
-            vector = [Candidate(to_memory(r["memory"]), cosine_from_index_score(float(r["score"]))) for r in rows]
+            vector = [
+                Candidate(to_memory(r["memory"]), cosine_from_index_score(float(r["score"]))) for r in rows
+            ]
             fulltext: list[Candidate] = []
             if lucene:
                 found = tx.run("search/fulltext_candidates", text=lucene, k=k, limit=limit, **params)

@@ -21,8 +21,8 @@ def batch_duplicates(
         return owner
     close = (embeddings @ embeddings.T) >= threshold
     for i in range(1, n):
-        for j in np.flatnonzero(close[i, :i]):
+        for j in (int(x) for x in np.flatnonzero(close[i, :i])):
             if owner[j] is None and scopes[j] == scopes[i]:
-                owner[i] = int(j)
+                owner[i] = j
                 break
     return owner

@@ -47,6 +47,10 @@ def check_inputs(items: Sequence[MemoryInput], limits: WriteLimits) -> None:
             )
 
 
+def _or_default(value: float | None, default: float) -> float:
+    return default if value is None else value
+
+
 class RememberPipeline:
     """Validates, embeds, de-duplicates and stores memories."""
 
@@ -73,7 +77,7 @@ class RememberPipeline:
                 text=items[i].text,
                 scope=scopes[i],
                 categories=items[i].categories or [],
-                importance=DEFAULT_IMPORTANCE if items[i].importance is None else items[i].importance,
+                importance=_or_default(items[i].importance, DEFAULT_IMPORTANCE),
                 confidence=DEFAULT_CONFIDENCE,
                 strength=INITIAL_STRENGTH,
                 created_at=now,
@@ -88,7 +92,11 @@ class RememberPipeline:
         def plan(duplicates: list[StoredDuplicate]) -> list[dict[str, object]]:
             rows = []
             for dup in duplicates:
-                hours = 0.0 if dup.last_accessed_at is None else (now - dup.last_accessed_at).total_seconds() / 3600
+                hours = (
+                    0.0
+                    if dup.last_accessed_at is None
+                    else (now - dup.last_accessed_at).total_seconds() / 3600
+                )
                 rows.append(
                     {
                         "index": dup.index,

@@ -20,8 +20,14 @@ def error_of(response: Any) -> dict[str, str]:
 def test_remember_get_patch_delete_roundtrip(client: TestClient, scope: str) -> None:
     made = client.post(
         "/v1/memories",
-        json={"text": "Hana speaks Japanese and Portuguese.", "scope": scope, "categories": ["fact"],
-              "importance": 0.7, "occurred_at": "2024-05-01T10:00:00+02:00", "metadata": {"k": "v"}},
+        json={
+            "text": "Hana speaks Japanese and Portuguese.",
+            "scope": scope,
+            "categories": ["fact"],
+            "importance": 0.7,
+            "occurred_at": "2024-05-01T10:00:00+02:00",
+            "metadata": {"k": "v"},
+        },
     )
     assert made.status_code == 201, made.text
     body = made.json()
@@ -35,7 +41,9 @@ def test_remember_get_patch_delete_roundtrip(client: TestClient, scope: str) -> 
     assert got.status_code == 200
     assert got.json()["history"] == [] and got.json()["derived_from"] == []
 
-    patched = client.patch(f"/v1/memories/{memory['id']}", json={"importance": 0.2, "categories": ["language"]})
+    patched = client.patch(
+        f"/v1/memories/{memory['id']}", json={"importance": 0.2, "categories": ["language"]}
+    )
     assert patched.status_code == 200
     assert patched.json()["importance"] == 0.2 and patched.json()["categories"] == ["language"]
 
@@ -46,7 +54,10 @@ def test_remember_get_patch_delete_roundtrip(client: TestClient, scope: str) -> 
 
 
 def test_batch_in_input_order_with_duplicates(client: TestClient, scope: str) -> None:
-    items = [{"text": t, "scope": scope} for t in ("Ivan owns a red kayak.", "Ivan owns a red kayak.", "Ivan likes rye bread.")]
+    items = [
+        {"text": t, "scope": scope}
+        for t in ("Ivan owns a red kayak.", "Ivan owns a red kayak.", "Ivan likes rye bread.")
+    ]
     response = client.post("/v1/memories/batch", json={"items": items})
     assert response.status_code == 201
     results = response.json()["results"]
@@ -57,9 +68,15 @@ def test_batch_in_input_order_with_duplicates(client: TestClient, scope: str) ->
 
 
 def test_recall_ranks_the_answer_first(client: TestClient, scope: str) -> None:
-    texts = ["Jun's sister lives in Toronto.", "Jun bought a sourdough starter.", "Jun's bike was stolen in May."]
+    texts = [
+        "Jun's sister lives in Toronto.",
+        "Jun bought a sourdough starter.",
+        "Jun's bike was stolen in May.",
+    ]
     client.post("/v1/memories/batch", json={"items": [{"text": t, "scope": scope} for t in texts]})
-    response = client.post("/v1/recall", json={"query": "Which city does Jun's sister live in?", "scope": scope, "limit": 3})
+    response = client.post(
+        "/v1/recall", json={"query": "Which city does Jun's sister live in?", "scope": scope, "limit": 3}
+    )
     assert response.status_code == 200
     body = response.json()
     assert body["results"][0]["text"] == texts[0]
@@ -69,7 +86,10 @@ def test_recall_ranks_the_answer_first(client: TestClient, scope: str) -> None:
 
 
 def test_forget_needs_a_filter_and_deletes_matches(client: TestClient, scope: str) -> None:
-    client.post("/v1/memories/batch", json={"items": [{"text": "Kai's locker is 42.", "scope": scope, "categories": ["work"]}]})
+    client.post(
+        "/v1/memories/batch",
+        json={"items": [{"text": "Kai's locker is 42.", "scope": scope, "categories": ["work"]}]},
+    )
     empty = client.post("/v1/forget", json={})
     assert empty.status_code == 422 and error_of(empty)["code"] == "invalid_input"
     done = client.post("/v1/forget", json={"scope": scope, "categories": ["work"]})
@@ -87,7 +107,9 @@ def test_forget_needs_a_filter_and_deletes_matches(client: TestClient, scope: st
         ({"text": "x", "occurred_at": "yesterday"}, "occurred_at"),
     ],
 )
-def test_validation_errors_are_422_with_the_field_named(client: TestClient, body: dict[str, Any], field: str) -> None:
+def test_validation_errors_are_422_with_the_field_named(
+    client: TestClient, body: dict[str, Any], field: str
+) -> None:
     response = client.post("/v1/memories", json=body)
     assert response.status_code == 422
     assert field in error_of(response)["message"]
@@ -102,7 +124,9 @@ def test_text_over_the_limit_is_413_and_batch_writes_nothing(client: TestClient,
 
 
 def test_batch_over_1000_items_is_422(client: TestClient, scope: str) -> None:
-    response = client.post("/v1/memories/batch", json={"items": [{"text": f"n{i}", "scope": scope} for i in range(1001)]})
+    response = client.post(
+        "/v1/memories/batch", json={"items": [{"text": f"n{i}", "scope": scope} for i in range(1001)]}
+    )
     assert response.status_code == 422
 
 
@@ -120,11 +144,20 @@ def test_api_keys(keyed_client: TestClient, scope: str) -> None:
     assert denied.status_code == 401 and error_of(denied)["code"] == "unauthorized"
     wrong = keyed_client.post("/v1/recall", json={"query": "x"}, headers={"Authorization": "Bearer nope"})
     assert wrong.status_code == 401
-    ok = keyed_client.post("/v1/recall", json={"query": "x", "scope": scope}, headers={"Authorization": "Bearer k-two"})
+    ok = keyed_client.post(
+        "/v1/recall", json={"query": "x", "scope": scope}, headers={"Authorization": "Bearer k-two"}
+    )
     assert ok.status_code == 200
 
 
 def test_openapi_documents_the_routes(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
-    for path in ("/v1/memories", "/v1/memories/batch", "/v1/memories/{memory_id}", "/v1/forget", "/v1/recall", "/v1/health"):
+    for path in (
+        "/v1/memories",
+        "/v1/memories/batch",
+        "/v1/memories/{memory_id}",
+        "/v1/forget",
+        "/v1/recall",
+        "/v1/health",
+    ):
         assert path in paths

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -14,7 +14,7 @@ pytestmark = pytest.mark.integration
 
 
 def test_remember_then_get_returns_every_field(memory: Memory, scope: str) -> None:
-    when = datetime(2024, 3, 15, 9, 30, tzinfo=timezone.utc)
+    when = datetime(2024, 3, 15, 9, 30, tzinfo=UTC)
     result = memory.remember(
         "Alice prefers green tea over coffee.",
         scope=scope,
@@ -84,7 +84,9 @@ def test_batch_drops_near_duplicates_and_store_reinforces(memory: Memory, scope:
 
 def test_update_reembeds_new_text(memory: Memory, scope: str) -> None:
     created = memory.remember("Frank drives a blue bicycle.", scope=scope).memory
-    updated = memory.update(created.id, MemoryPatch(text="Frank plays the cello in an orchestra.", importance=0.9))
+    updated = memory.update(
+        created.id, MemoryPatch(text="Frank plays the cello in an orchestra.", importance=0.9)
+    )
     assert updated.text == "Frank plays the cello in an orchestra." and updated.importance == 0.9
     top = memory.recall("musical instrument", scope=scope, limit=1).results[0]
     assert top.id == created.id
@@ -102,7 +104,7 @@ def test_delete_and_unknown_ids(memory: Memory, scope: str) -> None:
 
 
 def test_forget_by_scope_categories_age_and_ids(memory: Memory, scope: str) -> None:
-    old = datetime.now(timezone.utc) - timedelta(days=400)
+    old = datetime.now(UTC) - timedelta(days=400)
     items = [
         MemoryInput(text="Gina likes jazz.", scope=f"{scope}/a", categories=["hobby"]),
         MemoryInput(text="Gina works at a bakery.", scope=f"{scope}/a", categories=["work"]),
@@ -111,7 +113,7 @@ def test_forget_by_scope_categories_age_and_ids(memory: Memory, scope: str) -> N
     ]
     made = [r.memory.id for r in memory.remember_batch(items)]
     assert memory.forget(ForgetFilter(scope=f"{scope}/a", categories=["hobby"])) == 1
-    assert memory.forget(ForgetFilter(scope=scope, older_than=datetime.now(timezone.utc) - timedelta(days=30))) == 1
+    assert memory.forget(ForgetFilter(scope=scope, older_than=datetime.now(UTC) - timedelta(days=30))) == 1
     assert memory.forget(ForgetFilter(ids=[made[3]])) == 1
     assert memory.forget(ForgetFilter(scope=scope)) == 1
     assert memory.recall("Gina", scope=scope).results == []

@@ -17,7 +17,13 @@ from graphmem.write.dedup import batch_duplicates
 
 @pytest.mark.parametrize(
     ("raw", "canonical"),
-    [(None, "/"), ("/", "/"), ("user/alice", "/user/alice"), ("/user/alice/", "/user/alice"), ("/a.b/c-d/e@f", "/a.b/c-d/e@f")],
+    [
+        (None, "/"),
+        ("/", "/"),
+        ("user/alice", "/user/alice"),
+        ("/user/alice/", "/user/alice"),
+        ("/a.b/c-d/e@f", "/a.b/c-d/e@f"),
+    ],
 )
 def test_scopes_are_normalised(raw: str | None, canonical: str) -> None:
     assert normalize_scope(raw) == canonical
