@@ -89,3 +89,18 @@ class ServerStartError(RuntimeSetupError):
     """The managed Neo4j did not come up; the message carries the tail of its log."""
 
     code = "server_start_failed"
+
+
+class LLMError(GraphmemError):
+    """A language-model call failed (after retries) or returned output that does not fit its schema.
+
+    Callers fall back to the deterministic path; nothing is lost.
+    """
+
+    code = "llm_error"
+
+
+class LLMUnavailableError(LLMError):
+    """No language model is configured (GRAPHMEM_LLM=none, or no ANTHROPIC_API_KEY)."""
+
+    code = "llm_unavailable"
