@@ -50,6 +50,9 @@ class Settings(BaseSettings):
     anthropic_api_key: SecretStr | None = Field(
         default=None, validation_alias=AliasChoices("ANTHROPIC_API_KEY", "GRAPHMEM_ANTHROPIC_API_KEY")
     )
+    anthropic_model: str = "claude-haiku-4-5"
+    llm_timeout: float = Field(default=20.0, gt=0)  # seconds per request
+    llm_max_retries: int = Field(default=2, ge=0)  # retries of a request that failed transiently
     embedder: Literal["onnx", "sentence-transformers"] = "onnx"
 
     # Write path.
@@ -57,6 +60,10 @@ class Settings(BaseSettings):
     max_batch_items: int = 1000
     batch_duplicate_threshold: float = 0.98
     store_duplicate_threshold: float = 0.98
+
+    # Belief updates (W5): similarity at which a stored memory is checked against a new one.
+    belief_llm_min_cosine: float = 0.85
+    belief_fallback_min_cosine: float = 0.35
 
     # Recall.
     recall_default_limit: int = 10

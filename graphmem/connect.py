@@ -10,6 +10,9 @@ from graphmem.clock import SystemClock
 from graphmem.config import Settings
 from graphmem.embedding.base import Embedder
 from graphmem.embedding.factory import create_embedder
+from graphmem.beliefs.resolver import BeliefSettings
+from graphmem.llm.base import LLM
+from graphmem.llm.factory import create_llm
 from graphmem.memory import Memory
 from graphmem.store.catalog import default_catalog
 from graphmem.store.executor import QueryExecutor
@@ -55,9 +58,9 @@ class MemoryConnection:
 
 
 def open_memory(
-    settings: Settings, target: Neo4jTarget, embedder: Embedder | None = None
+    settings: Settings, target: Neo4jTarget, embedder: Embedder | None = None, llm: LLM | None = None
 ) -> MemoryConnection:
-    """Connect to ``target`` and build a Memory with the configured embedder (not yet prepared)."""
+    """Connect to ``target`` and build a Memory with the configured providers (not yet prepared)."""
     driver = neo4j.GraphDatabase.driver(
         target.uri,
         auth=(target.user, target.password),
@@ -69,4 +72,10 @@ def open_memory(
     )
     executor = QueryExecutor(driver, default_catalog(), target.database)
     chosen = embedder or create_embedder(settings.embedder)
-    return MemoryConnection(Memory(executor, chosen, SystemClock(), write_limits(settings)), driver)
+    beliefs = BeliefSettings(
+        llm_min_cosine=settings.belief_llm_min_cosine, fallback_min_cosine=settings.belief_fallback_min_cosine
+    )
+    memory = Memory(
+        executor, chosen, SystemClock(), llm or create_llm(settings), write_limits(settings), beliefs
+    )
+    return MemoryConnection(memory, driver)

@@ -8,9 +8,12 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from graphmem.beliefs.resolver import BeliefChecker, BeliefSettings
 from graphmem.clock import Clock
 from graphmem.embedding.base import Embedder
 from graphmem.errors import DatabaseUnavailableError
+from graphmem.llm.base import LLM
+from graphmem.llm.none import NoLLM
 from graphmem.models import (
     ForgetFilter,
     HealthReport,
@@ -41,14 +44,22 @@ class Memory:
     """
 
     def __init__(
-        self, executor: QueryExecutor, embedder: Embedder, clock: Clock, limits: WriteLimits | None = None
+        self,
+        executor: QueryExecutor,
+        embedder: Embedder,
+        clock: Clock,
+        llm: LLM | None = None,
+        limits: WriteLimits | None = None,
+        beliefs: BeliefSettings | None = None,
     ) -> None:
         self._executor = executor
         self._embedder = embedder
         self._clock = clock
+        self._llm: LLM = llm or NoLLM()
         self._limits = limits or WriteLimits()
         self._store = MemoryStore(executor)
-        self._writer = RememberPipeline(self._store, embedder, clock, self._limits)
+        checker = BeliefChecker(self._llm, beliefs)
+        self._writer = RememberPipeline(self._store, embedder, clock, self._limits, checker)
         self._recaller = Recaller(SearchStore(executor), embedder)
         self._ready = False
         self._needs_reembed = False

@@ -100,8 +100,10 @@ class WriteResult(BaseModel):
     memory: MemoryRecord
     actions: list[str] = Field(
         description="created, reinforced (a near-duplicate existed), duplicate (dropped inside "
-        "its batch), superseded:<id>, contradicts:<id>"
+        "its batch), superseded:<id> (this write replaced that belief), superseded_by:<id> (this "
+        "statement was already outdated by a newer stored one), contradicts:<id>"
     )
+    llm_calls: int = Field(default=0, description="language-model calls this item cost")
 
 
 class HistoryEntry(BaseModel):

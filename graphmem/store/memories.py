@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -31,6 +31,7 @@ class NewMemory:
     source: str | None
     metadata: dict[str, Any]
     embedding: list[float]
+    status: str = "active"
 
     def row(self, index: int) -> dict[str, Any]:
         """The parameter row the Cypher files take."""
@@ -48,22 +49,68 @@ class NewMemory:
             "source": self.source,
             "metadata_json": json.dumps(self.metadata, ensure_ascii=False, sort_keys=True),
             "embedding": self.embedding,
+            "status": self.status,
         }
 
 
 @dataclass(frozen=True)
-class StoredDuplicate:
-    """An existing memory nearly identical to a new one."""
+class StoredNeighbour:
+    """An active memory of the same scope similar to a new one."""
 
-    index: int
     id: str
+    text: str
     cosine: float
+    occurred_at: datetime
     strength: float
+    confidence: float
     last_accessed_at: datetime | None
     spaced_access_count: int
+    metadata: dict[str, Any]
 
 
-ReinforcePlan = Callable[[list[StoredDuplicate]], list[dict[str, Any]]]
+@dataclass(frozen=True)
+class Reinforcement:
+    """A stored memory seen again: its new strength and spaced-access count."""
+
+    id: str
+    strength: float
+    spaced_access_count: int
+    accessed_at: datetime
+
+
+@dataclass(frozen=True)
+class Supersession:
+    """A newer belief replacing an older one."""
+
+    winner_id: str
+    loser_id: str
+    reason: str
+    strength: float
+    loser_strength: float
+    detected_at: datetime
+
+
+@dataclass(frozen=True)
+class WriteOutcome:
+    """What one write transaction stored."""
+
+    created: list[MemoryRecord]
+    reinforced: dict[str, MemoryRecord]
+
+
+def _neighbour(raw: dict[str, Any]) -> StoredNeighbour:
+    meta = raw.get("metadata_json")
+    return StoredNeighbour(
+        id=raw["id"],
+        text=raw["text"],
+        cosine=cosine_from_index_score(float(raw["score"])),
+        occurred_at=raw["occurred_at"],
+        strength=float(raw["strength"] if raw["strength"] is not None else 1.0),
+        confidence=float(raw["confidence"] if raw["confidence"] is not None else 1.0),
+        last_accessed_at=raw["last_accessed_at"],
+        spaced_access_count=int(raw["spaced_access_count"] or 0),
+        metadata=json.loads(meta) if meta else {},
+    )
 
 
 def cosine_from_index_score(score: float) -> float:
@@ -82,55 +129,47 @@ class MemoryStore:
     def __init__(self, executor: QueryExecutor) -> None:
         self._executor = executor
 
-    def write_batch(
+    def similar(
+        self, probes: Sequence[tuple[str, list[float]]], *, min_cosine: float, k: int = 10
+    ) -> list[list[StoredNeighbour]]:
+        """For each (scope, embedding) probe, the similar active memories of that scope, best first."""
+        rows = [{"index": i, "scope": scope, "embedding": vector} for i, (scope, vector) in enumerate(probes)]
+        found: list[list[StoredNeighbour]] = [[] for _ in probes]
+        result = self._executor.read(
+            "memories/find_similar", rows=rows, k=k, min_score=index_score_from_cosine(min_cosine)
+        )
+        for row in result:
+            found[int(row["index"])] = [_neighbour(n) for n in native(row["neighbours"])]
+        return found
+
+    def apply(
         self,
-        items: Sequence[NewMemory],
-        *,
-        duplicate_cosine: float,
-        plan_reinforcement: ReinforcePlan,
-    ) -> tuple[dict[int, MemoryRecord], dict[int, MemoryRecord]]:
-        """Create ``items`` in one transaction, reinforcing stored near-duplicates instead.
+        create: Sequence[NewMemory],
+        reinforce: Sequence[Reinforcement],
+        supersede: Sequence[Supersession],
+    ) -> WriteOutcome:
+        """Create, reinforce and supersede in one transaction: all of it, or nothing."""
 
-        Returns (created by item index, reinforced by item index). All or nothing.
-        """
-
-        def work(tx: Transaction) -> tuple[dict[int, MemoryRecord], dict[int, MemoryRecord]]:
-            rows = [item.row(i) for i, item in enumerate(items)]
-            duplicates = self._find_duplicates(tx, rows, duplicate_cosine)
-            reinforced: dict[int, MemoryRecord] = {}
-            if duplicates:
-                for row in tx.run("memories/reinforce_memories", rows=plan_reinforcement(duplicates)):
-                    reinforced[int(row["index"])] = to_memory(row["memory"])
-            fresh = [row for row in rows if row["index"] not in reinforced]
-            created: dict[int, MemoryRecord] = {}
-            if fresh:
-                result = tx.run("memories/create_memories", rows=fresh)
-                for row, out in zip(fresh, result, strict=True):
-                    created[int(row["index"])] = to_memory(out["memory"])
-            return created, reinforced
+        def work(tx: Transaction) -> WriteOutcome:
+            created: list[MemoryRecord] = []
+            if create:
+                rows = [item.row(i) for i, item in enumerate(create)]
+                created = [to_memory(r["memory"]) for r in tx.run("memories/create_memories", rows=rows)]
+            reinforced: dict[str, MemoryRecord] = {}
+            if reinforce:
+                rows = [
+                    {"index": i, "id": r.id, "strength": r.strength, "accessed_at": r.accessed_at,
+                     "spaced_access_count": r.spaced_access_count}
+                    for i, r in enumerate(reinforce)
+                ]
+                for out in tx.run("memories/reinforce_memories", rows=rows):
+                    record = to_memory(out["memory"])
+                    reinforced[record.id] = record
+            if supersede:
+                tx.run("beliefs/apply_supersessions", rows=[vars(s) for s in supersede])
+            return WriteOutcome(created=created, reinforced=reinforced)
 
         return self._executor.write_unit(work, "remember_batch")
-
-    @staticmethod
-    def _find_duplicates(tx: Transaction, rows: list[dict[str, Any]], cosine: float) -> list[StoredDuplicate]:
-        probe = [{"index": r["index"], "scope": r["scope"], "embedding": r["embedding"]} for r in rows]
-        found = tx.run(
-            "memories/find_store_duplicates", rows=probe, k=10, min_score=index_score_from_cosine(cosine)
-        )
-        duplicates = []
-        for row in found:
-            best = native(row["best"])
-            duplicates.append(
-                StoredDuplicate(
-                    index=int(row["index"]),
-                    id=best["id"],
-                    cosine=cosine_from_index_score(float(best["score"])),
-                    strength=float(best["strength"] or 1.0),
-                    last_accessed_at=best["last_accessed_at"],
-                    spaced_access_count=int(best["spaced_access_count"] or 0),
-                )
-            )
-        return duplicates
 
     def get(self, memory_id: str) -> MemoryDetail:
         """One memory with its history; raises NotFoundError for an unknown id."""

@@ -1,18 +1,30 @@
-"""W1 + W4: remembering texts as episodic memories, one or a batch, with near-duplicate handling."""
+"""W1, W4, W5: remembering texts as episodic memories, with near-duplicate handling and belief updates.
+
+One call handles a batch: validate, embed, drop in-batch duplicates, look up similar stored
+memories (one query), reinforce stored near-duplicates, plan belief updates (LLM or offline judge),
+then write everything in one transaction.
+"""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 
+import numpy as np
+
+from graphmem.beliefs.judge import judge
+from graphmem.beliefs.resolver import BeliefChecker, Neighbour
+from graphmem.beliefs.statements import Statement, read_statement
 from graphmem.clock import Clock
+from graphmem.dynamics.contradiction import contradiction_beta, penalised_strength
 from graphmem.dynamics.reinforcement import is_spaced, reinforce
 from graphmem.embedding.base import Embedder
 from graphmem.errors import InvalidInputError, TextTooLongError
-from graphmem.models import MemoryInput, MemoryRecord, WriteResult
+from graphmem.models import MemoryInput, WriteResult
 from graphmem.scopes import ROOT
-from graphmem.store.memories import MemoryStore, NewMemory, StoredDuplicate
+from graphmem.store.memories import MemoryStore, NewMemory, Reinforcement, StoredNeighbour, Supersession
 from graphmem.write.dedup import batch_duplicates
 
 DEFAULT_IMPORTANCE = 0.5
@@ -47,18 +59,40 @@ def check_inputs(items: Sequence[MemoryInput], limits: WriteLimits) -> None:
             )
 
 
-def _or_default(value: float | None, default: float) -> float:
-    return default if value is None else value
+def speaker_of(item: MemoryInput) -> str | None:
+    """Who 'I' is in the item's text, when the caller said so in metadata."""
+    speaker = (item.metadata or {}).get("speaker")
+    return speaker if isinstance(speaker, str) and speaker.strip() else None
+
+
+@dataclass
+class _Draft:
+    """One kept item on its way to the graph."""
+
+    index: int
+    item: MemoryInput
+    scope: str
+    occurred_at: datetime
+    statement: Statement
+    embedding: list[float]
+    memory_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+    reinforce_id: str | None = None
+    actions: list[str] = field(default_factory=list)
+    lost_to: str | None = None
+    llm_calls: int = 0
 
 
 class RememberPipeline:
-    """Validates, embeds, de-duplicates and stores memories."""
+    """Validates, embeds, de-duplicates, checks beliefs and stores memories."""
 
-    def __init__(self, store: MemoryStore, embedder: Embedder, clock: Clock, limits: WriteLimits) -> None:
+    def __init__(
+        self, store: MemoryStore, embedder: Embedder, clock: Clock, limits: WriteLimits, beliefs: BeliefChecker
+    ) -> None:
         self._store = store
         self._embedder = embedder
         self._clock = clock
         self._limits = limits
+        self._beliefs = beliefs
 
     def remember(self, items: Sequence[MemoryInput]) -> list[WriteResult]:
         """Store each item (or reinforce its stored near-duplicate); results in input order.
@@ -67,61 +101,163 @@ class RememberPipeline:
         """
         check_inputs(items, self._limits)
         now = self._clock.now()
-        embeddings = self._embedder.embed([item.text for item in items])
+        vectors = self._embedder.embed([item.text for item in items])
+        statements = [read_statement(item.text, speaker_of(item)) for item in items]
         scopes = [item.scope or ROOT for item in items]
-        owners = batch_duplicates(embeddings, scopes, self._limits.batch_duplicate_cosine)
-        kept = [i for i, owner in enumerate(owners) if owner is None]
-        new = [
-            NewMemory(
-                id=str(uuid.uuid4()),
-                text=items[i].text,
-                scope=scopes[i],
-                categories=items[i].categories or [],
-                importance=_or_default(items[i].importance, DEFAULT_IMPORTANCE),
-                confidence=DEFAULT_CONFIDENCE,
-                strength=INITIAL_STRENGTH,
-                created_at=now,
-                occurred_at=items[i].occurred_at or now,
-                source=items[i].source,
-                metadata=items[i].metadata or {},
-                embedding=embeddings[i].tolist(),
-            )
-            for i in kept
+        owners = self._batch_owners(vectors, scopes, statements)
+        drafts = [
+            _Draft(i, items[i], scopes[i], items[i].occurred_at or now, statements[i], vectors[i].tolist())
+            for i, owner in enumerate(owners)
+            if owner is None
         ]
-
-        def plan(duplicates: list[StoredDuplicate]) -> list[dict[str, object]]:
-            rows = []
-            for dup in duplicates:
-                hours = (
-                    0.0
-                    if dup.last_accessed_at is None
-                    else (now - dup.last_accessed_at).total_seconds() / 3600
-                )
-                rows.append(
-                    {
-                        "index": dup.index,
-                        "id": dup.id,
-                        "strength": reinforce(dup.strength, hours),
-                        "accessed_at": now,
-                        "spaced_access_count": dup.spaced_access_count + (1 if is_spaced(hours) else 0),
-                    }
-                )
-            return rows
-
-        created, reinforced = self._store.write_batch(
-            new, duplicate_cosine=self._limits.store_duplicate_cosine, plan_reinforcement=plan
+        neighbours = self._store.similar(
+            [(d.scope, d.embedding) for d in drafts], min_cosine=self._beliefs.min_cosine
         )
-        by_item: dict[int, WriteResult] = {}
-        for position, item_index in enumerate(kept):
-            if position in reinforced:
-                by_item[item_index] = WriteResult(memory=reinforced[position], actions=["reinforced"])
+        reinforcements: dict[str, Reinforcement] = {}
+        supersessions: list[Supersession] = []
+        for draft, found in zip(drafts, neighbours, strict=True):
+            self._against_store(draft, found, now, reinforcements, supersessions)
+        fresh = [d for d in drafts if d.reinforce_id is None]
+        supersessions += self._within_batch(fresh, vectors, now)
+        create = [self._new_memory(d, now, supersessions) for d in fresh]
+        outcome = self._store.apply(create, list(reinforcements.values()), supersessions)
+        return self._results(items, owners, drafts, outcome.created, outcome.reinforced)
+
+    def _batch_owners(
+        self, vectors: np.ndarray, scopes: list[str], statements: list[Statement]
+    ) -> list[int | None]:
+        owners = batch_duplicates(vectors, scopes, self._limits.batch_duplicate_cosine)
+        for i, owner in enumerate(owners):
+            if owner is not None and judge(statements[owner], statements[i], 1.0).conflict:
+                owners[i] = None  # nearly the same words, opposite meaning: not a duplicate
+        return owners
+
+    def _against_store(
+        self,
+        draft: _Draft,
+        found: list[StoredNeighbour],
+        now: datetime,
+        reinforcements: dict[str, Reinforcement],
+        supersessions: list[Supersession],
+    ) -> None:
+        for n in found:
+            if n.cosine < self._limits.store_duplicate_cosine:
+                break
+            if not judge(read_statement(n.text, _speaker(n)), draft.statement, n.cosine).conflict:
+                draft.reinforce_id = n.id
+                reinforcements[n.id] = _reinforcement(reinforcements.get(n.id), n, now)
+                return
+        plan, usage = self._beliefs.plan(
+            draft.item.text,
+            draft.statement.subject,
+            draft.occurred_at,
+            [Neighbour(n.id, n.text, n.cosine, n.occurred_at, n.strength, _speaker(n)) for n in found],
+        )
+        draft.llm_calls += usage.calls
+        replaced = plan.replaced()
+        if not plan.insert_new and not replaced and found:
+            draft.reinforce_id = found[0].id
+            reinforcements[found[0].id] = _reinforcement(reinforcements.get(found[0].id), found[0], now)
+            return
+        by_id = {n.id: n for n in found}
+        for memory_id, reason in replaced.items():
+            old = by_id[memory_id]
+            draft.actions.append(f"contradicts:{old.id}")
+            if draft.occurred_at >= old.occurred_at:
+                draft.actions.append(f"superseded:{old.id}")
+                supersessions.append(_supersession(draft.memory_id, old.id, reason, old.strength, DEFAULT_CONFIDENCE, now))
+            else:  # the stored belief is the newer one: the new statement arrives already outdated
+                draft.lost_to = old.id
+                draft.actions.append(f"superseded_by:{old.id}")
+                supersessions.append(_supersession(old.id, draft.memory_id, reason, INITIAL_STRENGTH, old.confidence, now))
+
+    def _within_batch(self, fresh: list[_Draft], vectors: np.ndarray, now: datetime) -> list[Supersession]:
+        found: list[Supersession] = []
+        threshold = self._beliefs.min_cosine
+        for a_pos, a in enumerate(fresh):
+            for b in fresh[a_pos + 1 :]:
+                if a.scope != b.scope:
+                    continue
+                cosine = float(vectors[a.index] @ vectors[b.index])
+                if cosine < threshold or not judge(a.statement, b.statement, cosine).conflict:
+                    continue
+                winner, loser = (b, a) if b.occurred_at >= a.occurred_at else (a, b)
+                reason = judge(a.statement, b.statement, cosine).reason
+                winner.actions += [f"contradicts:{loser.memory_id}", f"superseded:{loser.memory_id}"]
+                loser.actions += [f"contradicts:{winner.memory_id}", f"superseded_by:{winner.memory_id}"]
+                loser.lost_to = winner.memory_id
+                found.append(_supersession(winner.memory_id, loser.memory_id, reason, INITIAL_STRENGTH, DEFAULT_CONFIDENCE, now))
+        return found
+
+    @staticmethod
+    def _new_memory(draft: _Draft, now: datetime, supersessions: list[Supersession]) -> NewMemory:
+        item = draft.item
+        strength = INITIAL_STRENGTH
+        for s in supersessions:
+            if s.loser_id == draft.memory_id:
+                strength = min(strength, s.loser_strength)
+        return NewMemory(
+            id=draft.memory_id,
+            text=item.text,
+            scope=draft.scope,
+            categories=item.categories or [],
+            importance=DEFAULT_IMPORTANCE if item.importance is None else item.importance,
+            confidence=DEFAULT_CONFIDENCE,
+            strength=strength,
+            created_at=now,
+            occurred_at=draft.occurred_at,
+            source=item.source,
+            metadata=item.metadata or {},
+            embedding=draft.embedding,
+            status="superseded" if draft.lost_to else "active",
+        )
+
+    @staticmethod
+    def _results(items, owners, drafts, created, reinforced):  # type: ignore[no-untyped-def]
+        created_by_id = {m.id: m for m in created}
+        by_index: dict[int, WriteResult] = {}
+        for d in drafts:
+            if d.reinforce_id is not None:
+                by_index[d.index] = WriteResult(memory=reinforced[d.reinforce_id], actions=["reinforced"], llm_calls=d.llm_calls)
             else:
-                by_item[item_index] = WriteResult(memory=created[position], actions=["created"])
+                by_index[d.index] = WriteResult(
+                    memory=created_by_id[d.memory_id], actions=["created", *dict.fromkeys(d.actions)], llm_calls=d.llm_calls
+                )
         results = []
         for i, owner in enumerate(owners):
             if owner is None:
-                results.append(by_item[i])
+                results.append(by_index[i])
             else:
-                memory: MemoryRecord = by_item[owner].memory
-                results.append(WriteResult(memory=memory, actions=["duplicate"]))
+                results.append(WriteResult(memory=by_index[owner].memory, actions=["duplicate"]))
         return results
+
+
+def _speaker(n: StoredNeighbour) -> str | None:
+    speaker = n.metadata.get("speaker")
+    return speaker if isinstance(speaker, str) else None
+
+
+def _reinforcement(previous: Reinforcement | None, n: StoredNeighbour, now: datetime) -> Reinforcement:
+    if previous is not None:
+        return previous
+    last = n.last_accessed_at or n.occurred_at
+    hours = max(0.0, (now - last).total_seconds() / 3600)
+    return Reinforcement(
+        id=n.id,
+        strength=reinforce(n.strength, hours),
+        spaced_access_count=n.spaced_access_count + (1 if is_spaced(hours) else 0),
+        accessed_at=now,
+    )
+
+
+def _supersession(
+    winner_id: str, loser_id: str, reason: str, loser_strength: float, evidence: float, now: datetime
+) -> Supersession:
+    return Supersession(
+        winner_id=winner_id,
+        loser_id=loser_id,
+        reason=reason,
+        strength=round(1.0 - contradiction_beta(loser_strength, evidence), 4),
+        loser_strength=penalised_strength(loser_strength, evidence),
+        detected_at=now,
+    )

@@ -1,7 +1,7 @@
 """The managed local Neo4j, on a real server: install, start, reuse, restart, stop, errors.
 
-One server (in a throw-away home, on free ports) serves the whole module; it is started twice
-in all, plus one launch that is meant to fail. The jars are fetched once into a shared dir
+One server (in a throw-away home, on free ports) serves the whole module; it is started three
+times in all, plus one launch that is meant to fail. The jars are fetched once into a shared dir
 (``$GRAPHMEM_TEST_JARS``, else the user's ``~/.local/share/graphmem/neo4j/lib``).
 """
 
@@ -19,7 +19,9 @@ from pathlib import Path
 import pytest
 from neo4j import GraphDatabase
 
-from graphmem.config import default_home
+from graphmem.config import Settings, default_home
+from graphmem.connect import Neo4jTarget, open_memory
+from graphmem.embedding.base import Embedder
 from graphmem.errors import PortInUseError, ServerStartError
 from graphmem.runtime import ConnectionInfo, ManagedNeo4j
 from graphmem.runtime.ports import port_answers, port_is_free
@@ -192,3 +194,31 @@ def test_a_server_that_dies_at_start_reports_its_log(tmp_path: Path) -> None:
     assert "console.log" in str(caught.value)
     assert not doomed.status().running
     assert not port_answers(doomed.bolt_port)
+
+
+def test_memories_survive_a_restart_through_the_facade(
+    server: ManagedNeo4j, started: ConnectionInfo, embedder: Embedder
+) -> None:
+    target = Neo4jTarget(
+        uri=started.uri, user=started.user, password=started.password.get_secret_value(), database="neo4j"
+    )
+    scope = f"/test/runtime/{uuid.uuid4().hex[:12]}"
+    texts = [
+        "Priya keeps her spare house key under the blue flower pot.",
+        "The quarterly budget review moved to the first Thursday of the month.",
+        "Tomasz is learning to play the cello and practises every evening.",
+    ]
+    with open_memory(Settings(), target, embedder=embedder) as memory:
+        ids = [memory.remember(text, scope=scope).memory.id for text in texts]
+
+    assert server.stop(timeout=30.0) is True
+    assert server.start() == started
+
+    with open_memory(Settings(), target, embedder=embedder) as memory:  # as a new process would
+        for memory_id, text in zip(ids, texts, strict=True):
+            got = memory.get(memory_id)
+            assert (got.text, got.scope, got.status) == (text, scope, "active")
+        everything = memory.recall("what do I know?", scope=scope, limit=10)
+        assert sorted(hit.id for hit in everything.results) == sorted(ids)
+        where_is_the_key = memory.recall("Where is the spare key hidden?", scope=scope, limit=3)
+        assert where_is_the_key.results[0].id == ids[0]

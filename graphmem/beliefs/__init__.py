@@ -1,0 +1,1 @@
+"""W5 belief updates: deciding when a new statement replaces an old one, and recording it."""

@@ -1,0 +1,97 @@
+"""Planning belief updates for a new statement against similar stored ones (LLM or offline)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from graphmem.beliefs.judge import judge
+from graphmem.beliefs.plan import BeliefAction, BeliefPlan
+from graphmem.beliefs.statements import Statement, read_statement
+from graphmem.errors import LLMError
+from graphmem.llm.base import LLM, Usage
+
+log = logging.getLogger(__name__)
+
+SYSTEM = (
+    "You maintain an agent's long-term memory. Given a NEW statement and similar STORED memories, "
+    "decide for each stored memory whether it stays true (keep), is replaced by a newer value for "
+    "the same subject and attribute (update), or is shown wrong (delete). Additions are not "
+    "conflicts: 'I like hiking' and 'I also enjoy swimming' both stay. Statements about different "
+    "people or things never conflict. Set insert_new to false only if the new statement adds nothing."
+)
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """A stored memory similar to a new statement."""
+
+    id: str
+    text: str
+    cosine: float
+    occurred_at: datetime
+    strength: float
+    speaker: str | None
+
+
+@dataclass(frozen=True)
+class BeliefSettings:
+    """Thresholds of the belief check."""
+
+    llm_min_cosine: float = 0.85
+    fallback_min_cosine: float = 0.35
+
+
+def _prompt(text: str, occurred_at: datetime, neighbours: Sequence[Neighbour]) -> str:
+    lines = [f"NEW ({occurred_at.date().isoformat()}): {text}", "", "STORED:"]
+    lines += [f"- id={n.id} ({n.occurred_at.date().isoformat()}): {n.text}" for n in neighbours]
+    return "\n".join(lines)
+
+
+class BeliefChecker:
+    """Decides which stored memories a new statement replaces."""
+
+    def __init__(self, llm: LLM, settings: BeliefSettings | None = None) -> None:
+        self._llm = llm
+        self._settings = settings or BeliefSettings()
+
+    @property
+    def min_cosine(self) -> float:
+        """The lowest similarity at which a stored memory is worth checking."""
+        return min(self._settings.fallback_min_cosine, self._settings.llm_min_cosine)
+
+    def offline(self, new: Statement, neighbours: Sequence[Neighbour]) -> BeliefPlan:
+        """The deterministic plan: 'update' for each neighbour the judge finds in conflict."""
+        actions = []
+        for n in neighbours:
+            if n.cosine < self._settings.fallback_min_cosine:
+                continue
+            verdict = judge(read_statement(n.text, n.speaker), new, n.cosine)
+            if verdict.conflict:
+                actions.append(BeliefAction(memory_id=n.id, action="update", reason=verdict.reason))
+        return BeliefPlan(actions=actions, insert_new=True)
+
+    def plan(
+        self, text: str, speaker: str | None, occurred_at: datetime, neighbours: Sequence[Neighbour]
+    ) -> tuple[BeliefPlan, Usage]:
+        """The plan for ``text``; asks the LLM when one is configured and something is worth asking."""
+        new = read_statement(text, speaker)
+        offline = self.offline(new, neighbours)
+        flagged = set(offline.replaced())
+        ask = [n for n in neighbours if n.cosine >= self._settings.llm_min_cosine or n.id in flagged]
+        if not self._llm.available or not ask:
+            return offline, Usage()
+        try:
+            reply = self._llm.structured(
+                task="belief_update", system=SYSTEM, prompt=_prompt(text, occurred_at, ask), output=BeliefPlan
+            )
+        except LLMError as e:
+            log.warning("belief check falls back to the offline judge: %s", e)
+            return offline, Usage(calls=1)
+        known = {n.id for n in ask}
+        plan = BeliefPlan(
+            actions=[a for a in reply.value.actions if a.memory_id in known], insert_new=reply.value.insert_new
+        )
+        return plan, reply.usage
