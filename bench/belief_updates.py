@@ -29,7 +29,9 @@ def run_case(client: httpx.Client, case: Case, scope: str) -> tuple[bool, dict[i
             response.raise_for_status()
             ids.append(response.json()["memory"]["id"])
     status = {i: client.get(f"/v1/memories/{memory_id}").json()["status"] for i, memory_id in enumerate(ids)}
-    ok = all(status[i] == "active" for i in case.current) and all(status[i] == "superseded" for i in case.outdated)
+    ok = all(status[i] == "active" for i in case.current) and all(
+        status[i] == "superseded" for i in case.outdated
+    )
     if case.kind in {"additive", "unrelated", "duplicate"}:
         ok = ok and all(s == "active" for s in status.values())
     return ok, status
@@ -38,21 +40,50 @@ def run_case(client: httpx.Client, case: Case, scope: str) -> tuple[bool, dict[i
 def main() -> None:
     passed: Counter[str] = Counter()
     total: Counter[str] = Counter()
-    with stack.neo4j() as target, stack.api_server(target, {"GRAPHMEM_LLM": "none"}) as url:
-        with httpx.Client(base_url=url, timeout=60) as client:
-            for number, case in enumerate(CASES):
-                ok, status = run_case(client, case, f"/bench/beliefs/case{number}")
-                total[case.kind] += 1
-                passed[case.kind] += ok
-                if not ok:
-                    print(json.dumps({"failed": case.name, "kind": case.kind, "status": status,
-                                      "steps": [t for t, _ in case.steps]}))
+    with (
+        stack.neo4j() as target,
+        stack.api_server(target, {"GRAPHMEM_LLM": "none"}) as url,
+        httpx.Client(base_url=url, timeout=60) as client,
+    ):
+        for number, case in enumerate(CASES):
+            ok, status = run_case(client, case, f"/bench/beliefs/case{number}")
+            total[case.kind] += 1
+            passed[case.kind] += ok
+            if not ok:
+                print(
+                    json.dumps(
+                        {
+                            "failed": case.name,
+                            "kind": case.kind,
+                            "status": status,
+                            "steps": [t for t, _ in case.steps],
+                        }
+                    )
+                )
     for kind in total:
-        print(json.dumps({"metric": "belief_update_pass_rate", "kind": kind, "cases": total[kind],
-                          "passed": passed[kind], "rate": round(passed[kind] / total[kind], 3)}))
+        print(
+            json.dumps(
+                {
+                    "metric": "belief_update_pass_rate",
+                    "kind": kind,
+                    "cases": total[kind],
+                    "passed": passed[kind],
+                    "rate": round(passed[kind] / total[kind], 3),
+                }
+            )
+        )
     overall = sum(passed.values()) / sum(total.values())
-    print(json.dumps({"metric": "belief_update_pass_rate", "kind": "overall", "cases": sum(total.values()),
-                      "passed": sum(passed.values()), "rate": round(overall, 3)}))
+    print(
+        json.dumps(
+            {
+                "metric": "belief_update_pass_rate",
+                "kind": "overall",
+                "cases": sum(total.values()),
+                "passed": sum(passed.values()),
+                "rate": round(overall, 3),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -6,11 +6,11 @@ from dataclasses import dataclass
 
 import neo4j
 
+from graphmem.beliefs.resolver import BeliefSettings
 from graphmem.clock import SystemClock
 from graphmem.config import Settings
 from graphmem.embedding.base import Embedder
 from graphmem.embedding.factory import create_embedder
-from graphmem.beliefs.resolver import BeliefSettings
 from graphmem.llm.base import LLM
 from graphmem.llm.factory import create_llm
 from graphmem.memory import Memory

@@ -53,6 +53,8 @@ def _values_differ(old: Statement, new: Statement) -> bool:
 
 
 def _different_subjects(old: Statement, new: Statement) -> bool:
+    if old.speaker and new.speaker and old.speaker != new.speaker:
+        return True
     if old.subject and new.subject and old.subject != new.subject:
         return True
     a, b = old.subject_words, new.subject_words
@@ -66,6 +68,8 @@ def _different_subjects(old: Statement, new: Statement) -> bool:
 
 def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
     """Decide whether ``new`` and ``old`` cannot both be true (order-independent)."""
+    if not (old.atomic and new.atomic):
+        return Verdict(False, "not an atomic statement")
     if _different_subjects(old, new):
         return Verdict(False, "different subjects")
     if old.ordered_pair and new.ordered_pair:
@@ -73,8 +77,14 @@ def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
             return Verdict(True, "preference reversed")
         return Verdict(False, "same preference")
     changed = new.change or old.change
-    if not _same_topic(_residual(old), _residual(new), changed):
+    residual_old, residual_new = _residual(old), _residual(new)
+    if not _same_topic(residual_old, residual_new, changed):
         return Verdict(False, "different topics")
+    common = (
+        (residual_old & residual_new) | (old.subject_words & new.subject_words) | (old.values & new.values)
+    )
+    if not (old.subject and new.subject) and not common:
+        return Verdict(False, "nothing in common")
     if old.negated != new.negated:
         core_old, core_new = old.content - _RELATION_WORDS, new.content - _RELATION_WORDS
         if _same_topic(core_old, core_new, False) and not (old.values ^ new.values):

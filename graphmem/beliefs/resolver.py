@@ -92,6 +92,7 @@ class BeliefChecker:
             return offline, Usage(calls=1)
         known = {n.id for n in ask}
         plan = BeliefPlan(
-            actions=[a for a in reply.value.actions if a.memory_id in known], insert_new=reply.value.insert_new
+            actions=[a for a in reply.value.actions if a.memory_id in known],
+            insert_new=reply.value.insert_new,
         )
         return plan, reply.usage

@@ -10,71 +10,425 @@ import re
 from dataclasses import dataclass
 
 _SPEAKER = re.compile(r"^\s*([A-Z][\w.'-]{0,40}(?: [A-Z][\w.'-]{0,40})?)\s*:\s+")
+_SENTENCE_END = re.compile(r"[.!?]+\s+\S")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*|\d+(?:[.,:]\d+)*(?:am|pm|k|m|%)?", re.UNICODE)
 
 FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "i'm", "i've", "i'd", "i'll", "im"})
 NEGATIONS = frozenset(
-    {"not", "no", "never", "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't", "won't",
-     "can't", "cannot", "dont", "doesnt", "isnt", "nobody", "nothing", "neither", "nor", "stopped",
-     "quit", "anymore"}
+    {
+        "not",
+        "no",
+        "never",
+        "don't",
+        "doesn't",
+        "didn't",
+        "isn't",
+        "aren't",
+        "wasn't",
+        "won't",
+        "can't",
+        "cannot",
+        "dont",
+        "doesnt",
+        "isnt",
+        "nobody",
+        "nothing",
+        "neither",
+        "nor",
+        "stopped",
+        "quit",
+        "anymore",
+    }
 )
 CHANGE_MARKERS = frozenset(
-    {"now", "moved", "move", "moving", "relocated", "migrated", "migrate", "switched", "switch",
-     "changed", "change", "replaced", "instead", "anymore", "longer", "became", "become", "pushed",
-     "postponed", "rescheduled", "delayed", "updated", "renamed", "new", "no-longer", "currently",
-     "actually", "quit", "left", "joined", "stopped", "started", "transferred", "promoted",
-     "rewritten", "rewrote", "rebuilt", "redesigned", "reassigned", "went", "got", "upgraded", "downgraded"}
+    {
+        "now",
+        "moved",
+        "move",
+        "moving",
+        "relocated",
+        "migrated",
+        "migrate",
+        "switched",
+        "switch",
+        "changed",
+        "change",
+        "replaced",
+        "instead",
+        "anymore",
+        "longer",
+        "became",
+        "become",
+        "pushed",
+        "postponed",
+        "rescheduled",
+        "delayed",
+        "updated",
+        "renamed",
+        "new",
+        "no-longer",
+        "currently",
+        "actually",
+        "quit",
+        "left",
+        "joined",
+        "stopped",
+        "started",
+        "transferred",
+        "promoted",
+        "rewritten",
+        "rewrote",
+        "rebuilt",
+        "redesigned",
+        "reassigned",
+        "went",
+        "upgraded",
+        "downgraded",
+    }
 )
 ADDITIVE_MARKERS = frozenset({"also", "too", "another", "additionally", "addition", "both", "besides"})
 STOPWORDS = frozenset(
-    """a an the is are was were be been being am do does did has have had of to in on at for with by
-    from as and or but so that this these those it its it's there their they them he she his her
-    we our us you your which who whom what when where why how will would can could should shall may
-    might must just very really quite about into over under than then also too well still yet""".split()
+    [
+        "a",
+        "an",
+        "the",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "am",
+        "do",
+        "does",
+        "did",
+        "has",
+        "have",
+        "had",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "for",
+        "with",
+        "by",
+        "from",
+        "as",
+        "and",
+        "or",
+        "but",
+        "so",
+        "that",
+        "this",
+        "these",
+        "those",
+        "it",
+        "its",
+        "it's",
+        "there",
+        "their",
+        "they",
+        "them",
+        "he",
+        "she",
+        "his",
+        "her",
+        "we",
+        "our",
+        "us",
+        "you",
+        "your",
+        "which",
+        "who",
+        "whom",
+        "what",
+        "when",
+        "where",
+        "why",
+        "how",
+        "will",
+        "would",
+        "can",
+        "could",
+        "should",
+        "shall",
+        "may",
+        "might",
+        "must",
+        "just",
+        "very",
+        "really",
+        "quite",
+        "about",
+        "into",
+        "over",
+        "under",
+        "than",
+        "then",
+        "also",
+        "too",
+        "well",
+        "still",
+        "yet",
+    ]
 )
 # Attribute families. Single-valued ones hold one value at a time, so a different value replaces
 # the old; multi-valued ones accumulate ("likes hiking" and "likes swimming" are both true).
 SINGLE_VALUED: dict[str, frozenset[str]] = {
-    "residence": frozenset({"live", "lives", "living", "lived", "moved", "move", "relocated", "reside",
-                            "resides", "based", "home", "hometown", "address", "city"}),
-    "employment": frozenset({"works", "work", "working", "employed", "employer", "job", "joined",
-                             "company", "hired", "position", "role", "title"}),
+    "residence": frozenset(
+        {
+            "live",
+            "lives",
+            "living",
+            "lived",
+            "moved",
+            "move",
+            "relocated",
+            "reside",
+            "resides",
+            "based",
+            "home",
+            "hometown",
+            "address",
+            "city",
+        }
+    ),
+    "employment": frozenset(
+        {
+            "works",
+            "work",
+            "working",
+            "employed",
+            "employer",
+            "job",
+            "joined",
+            "company",
+            "hired",
+            "position",
+            "role",
+            "title",
+        }
+    ),
     "favourite": frozenset({"favorite", "favourite", "fave", "preferred", "prefer", "prefers", "best"}),
     "age": frozenset({"age", "old", "aged", "turned", "birthday", "born"}),
     "name": frozenset({"name", "named", "called", "renamed"}),
-    "schedule": frozenset({"standup", "meeting", "deadline", "due", "scheduled", "rescheduled",
-                           "postponed", "pushed", "starts", "ends", "launch", "release", "ships"}),
-    "technology": frozenset({"runs", "uses", "use", "using", "migrated", "database", "stack", "hosted",
-                             "deployed", "switched", "version"}),
-    "status": frozenset({"married", "single", "divorced", "engaged", "dating", "vegetarian", "vegan",
-                         "retired", "pregnant", "status"}),
+    "schedule": frozenset(
+        {
+            "standup",
+            "meeting",
+            "deadline",
+            "due",
+            "scheduled",
+            "rescheduled",
+            "postponed",
+            "pushed",
+            "starts",
+            "ends",
+            "launch",
+            "release",
+            "ships",
+        }
+    ),
+    "technology": frozenset(
+        {
+            "runs",
+            "uses",
+            "use",
+            "using",
+            "migrated",
+            "database",
+            "stack",
+            "hosted",
+            "deployed",
+            "switched",
+            "version",
+        }
+    ),
+    "status": frozenset(
+        {
+            "married",
+            "single",
+            "divorced",
+            "engaged",
+            "dating",
+            "vegetarian",
+            "vegan",
+            "retired",
+            "pregnant",
+            "status",
+        }
+    ),
     "contact": frozenset({"email", "phone", "number", "handle"}),
     "price": frozenset({"price", "costs", "cost", "budget", "salary", "rent", "pays", "paid"}),
 }
 MULTI_VALUED = frozenset(
-    {"like", "likes", "love", "loves", "enjoy", "enjoys", "enjoyed", "visited", "visit", "has", "have",
-     "own", "owns", "speak", "speaks", "know", "knows", "read", "reads", "watched", "plays", "play",
-     "friend", "friends", "hobby", "hobbies", "went", "go", "goes", "tried", "bought", "made"}
+    {
+        "like",
+        "likes",
+        "love",
+        "loves",
+        "enjoy",
+        "enjoys",
+        "enjoyed",
+        "visited",
+        "visit",
+        "has",
+        "have",
+        "own",
+        "owns",
+        "speak",
+        "speaks",
+        "know",
+        "knows",
+        "read",
+        "reads",
+        "watched",
+        "plays",
+        "play",
+        "friend",
+        "friends",
+        "hobby",
+        "hobbies",
+        "went",
+        "go",
+        "goes",
+        "tried",
+        "bought",
+        "made",
+    }
 )
 VALUE_WORDS = frozenset(
-    """red orange yellow green blue purple pink black white grey gray brown monday tuesday wednesday
-    thursday friday saturday sunday january february march april may june july august september
-    october november december morning afternoon evening night weekly daily monthly tea coffee
-    vegetarian vegan remote onsite hybrid married single divorced engaged dating widowed retired
-    pregnant unemployed""".split()
+    [
+        "red",
+        "orange",
+        "yellow",
+        "green",
+        "blue",
+        "purple",
+        "pink",
+        "black",
+        "white",
+        "grey",
+        "gray",
+        "brown",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "morning",
+        "afternoon",
+        "evening",
+        "night",
+        "weekly",
+        "daily",
+        "monthly",
+        "tea",
+        "coffee",
+        "vegetarian",
+        "vegan",
+        "remote",
+        "onsite",
+        "hybrid",
+        "married",
+        "single",
+        "divorced",
+        "engaged",
+        "dating",
+        "widowed",
+        "retired",
+        "pregnant",
+        "unemployed",
+    ]
 )
 # Nouns naming someone or something of the subject's ("my sister", "my dog"): a statement about
 # the user's sister is not about the user.
 RELATION_NOUNS = frozenset(
-    """sister brother mother father mom dad mum wife husband partner son daughter kid kids child
-    children friend neighbour neighbor boss manager colleague coworker cousin aunt uncle grandma
-    grandpa grandmother grandfather girlfriend boyfriend dog cat pet team roommate""".split()
+    [
+        "sister",
+        "brother",
+        "mother",
+        "father",
+        "mom",
+        "dad",
+        "mum",
+        "wife",
+        "husband",
+        "partner",
+        "son",
+        "daughter",
+        "kid",
+        "kids",
+        "child",
+        "children",
+        "friend",
+        "neighbour",
+        "neighbor",
+        "boss",
+        "manager",
+        "colleague",
+        "coworker",
+        "cousin",
+        "aunt",
+        "uncle",
+        "grandma",
+        "grandpa",
+        "grandmother",
+        "grandfather",
+        "girlfriend",
+        "boyfriend",
+        "dog",
+        "cat",
+        "pet",
+        "team",
+        "roommate",
+    ]
 )
 # Subjects that say nothing about who: "we migrated...", "they moved...".
 COLLECTIVE = frozenset({"we", "our", "us", "they", "their", "them", "it", "its", "there", "this", "that"})
 _BE_HAVE = frozenset(
-    {"is", "are", "was", "were", "be", "been", "am", "has", "have", "had", "do", "does", "did", "will",
-     "would", "can", "could", "should", "'s", "'m", "'re", "got", "get", "gets"}
+    {
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "am",
+        "has",
+        "have",
+        "had",
+        "do",
+        "does",
+        "did",
+        "will",
+        "would",
+        "can",
+        "could",
+        "should",
+        "'s",
+        "'m",
+        "'re",
+        "got",
+        "get",
+        "gets",
+    }
 )
 
 
@@ -84,6 +438,11 @@ def stem(word: str) -> str:
         if len(word) > len(suffix) + 2 and word.endswith(suffix):
             return word[: -len(suffix)]
     return word
+
+
+# A statement longer than this, or a question, is conversation rather than an atomic fact: the
+# offline check leaves it alone (extraction turns conversation into atomic facts first).
+MAX_ATOMIC_WORDS = 30
 
 
 @dataclass(frozen=True)
@@ -102,30 +461,42 @@ class Statement:
     multi_valued: bool
     ordered_pair: tuple[str, str] | None
     subject_words: frozenset[str]
+    speaker: str | None
+    atomic: bool
 
 
-def _is_value(token: str, original: str, position: int) -> bool:
+def _is_value(token: str, original: str, sentence_start: bool) -> bool:
     if token[0].isdigit() or token in VALUE_WORDS:
         return True
-    return position > 0 and original[:1].isupper() and token not in FIRST_PERSON
+    return not sentence_start and original[:1].isupper() and token not in FIRST_PERSON
+
+
+def _sentence_starts(body: str) -> list[bool]:
+    """For each word of ``body``, whether it opens a sentence (so its capital says nothing)."""
+    starts = []
+    for m in _WORD.finditer(body):
+        before = body[: m.start()].rstrip()
+        starts.append(not before or before[-1] in '.!?:;-"(')
+    return starts
 
 
 def read_statement(text: str, speaker: str | None = None) -> Statement:
     """Analyse ``text``; first person resolves to ``speaker`` (or a 'Name:' prefix, else 'user')."""
     match = _SPEAKER.match(text)
-    body = text[match.end():] if match else text
+    body = text[match.end() :] if match else text
     who = (speaker or (match.group(1) if match else None) or "user").lower()
     originals = _WORD.findall(body)
+    starts = _sentence_starts(body)
     tokens = [w.lower() for w in originals]
     words: set[str] = set()
     values: set[str] = set()
     first_person = False
-    for i, (token, original) in enumerate(zip(tokens, originals, strict=True)):
+    for token, original, start in zip(tokens, originals, starts, strict=True):
         if token in FIRST_PERSON:
             first_person = True
             token = who
         words.add(token)
-        if token not in STOPWORDS and token != who and _is_value(token, original, i):
+        if token not in STOPWORDS and token != who and _is_value(token, original, start):
             values.add(token)
     if "user" in words:
         first_person = True
@@ -145,6 +516,10 @@ def read_statement(text: str, speaker: str | None = None) -> Statement:
         multi_valued=bool(words & MULTI_VALUED) and not families,
         ordered_pair=_preference_pair(tokens),
         subject_words=_subject_words(tokens, who),
+        speaker=(speaker or (match.group(1) if match else None) or "").lower() or None,
+        atomic=len(tokens) <= MAX_ATOMIC_WORDS
+        and "?" not in body
+        and _SENTENCE_END.search(body.strip()) is None,
     )
 
 
@@ -173,8 +548,12 @@ def _preference_pair(tokens: list[str]) -> tuple[str, str] | None:
     """('tea', 'coffee') for 'prefers tea over coffee' / 'rather tea than coffee'."""
     for i, token in enumerate(tokens):
         if token in {"over", "than"} and 0 < i < len(tokens) - 1:
-            before = [t for t in tokens[max(0, i - 3):i] if t not in STOPWORDS]
-            after = [t for t in tokens[i + 1:i + 4] if t not in STOPWORDS]
-            if before and after and any(t.startswith(("prefer", "rather", "better", "more")) for t in tokens[:i]):
+            before = [t for t in tokens[max(0, i - 3) : i] if t not in STOPWORDS]
+            after = [t for t in tokens[i + 1 : i + 4] if t not in STOPWORDS]
+            if (
+                before
+                and after
+                and any(t.startswith(("prefer", "rather", "better", "more")) for t in tokens[:i])
+            ):
                 return before[-1], after[0]
     return None

@@ -158,8 +158,13 @@ class MemoryStore:
             reinforced: dict[str, MemoryRecord] = {}
             if reinforce:
                 rows = [
-                    {"index": i, "id": r.id, "strength": r.strength, "accessed_at": r.accessed_at,
-                     "spaced_access_count": r.spaced_access_count}
+                    {
+                        "index": i,
+                        "id": r.id,
+                        "strength": r.strength,
+                        "accessed_at": r.accessed_at,
+                        "spaced_access_count": r.spaced_access_count,
+                    }
                     for i, r in enumerate(reinforce)
                 ]
                 for out in tx.run("memories/reinforce_memories", rows=rows):

@@ -22,7 +22,7 @@ from graphmem.dynamics.contradiction import contradiction_beta, penalised_streng
 from graphmem.dynamics.reinforcement import is_spaced, reinforce
 from graphmem.embedding.base import Embedder
 from graphmem.errors import InvalidInputError, TextTooLongError
-from graphmem.models import MemoryInput, WriteResult
+from graphmem.models import MemoryInput, MemoryRecord, WriteResult
 from graphmem.scopes import ROOT
 from graphmem.store.memories import MemoryStore, NewMemory, Reinforcement, StoredNeighbour, Supersession
 from graphmem.write.dedup import batch_duplicates
@@ -86,7 +86,12 @@ class RememberPipeline:
     """Validates, embeds, de-duplicates, checks beliefs and stores memories."""
 
     def __init__(
-        self, store: MemoryStore, embedder: Embedder, clock: Clock, limits: WriteLimits, beliefs: BeliefChecker
+        self,
+        store: MemoryStore,
+        embedder: Embedder,
+        clock: Clock,
+        limits: WriteLimits,
+        beliefs: BeliefChecker,
     ) -> None:
         self._store = store
         self._embedder = embedder
@@ -121,7 +126,7 @@ class RememberPipeline:
         supersessions += self._within_batch(fresh, vectors, now)
         create = [self._new_memory(d, now, supersessions) for d in fresh]
         outcome = self._store.apply(create, list(reinforcements.values()), supersessions)
-        return self._results(items, owners, drafts, outcome.created, outcome.reinforced)
+        return self._results(owners, drafts, outcome.created, outcome.reinforced)
 
     def _batch_owners(
         self, vectors: np.ndarray, scopes: list[str], statements: list[Statement]
@@ -165,11 +170,15 @@ class RememberPipeline:
             draft.actions.append(f"contradicts:{old.id}")
             if draft.occurred_at >= old.occurred_at:
                 draft.actions.append(f"superseded:{old.id}")
-                supersessions.append(_supersession(draft.memory_id, old.id, reason, old.strength, DEFAULT_CONFIDENCE, now))
+                supersessions.append(
+                    _supersession(draft.memory_id, old.id, reason, old.strength, DEFAULT_CONFIDENCE, now)
+                )
             else:  # the stored belief is the newer one: the new statement arrives already outdated
                 draft.lost_to = old.id
                 draft.actions.append(f"superseded_by:{old.id}")
-                supersessions.append(_supersession(old.id, draft.memory_id, reason, INITIAL_STRENGTH, old.confidence, now))
+                supersessions.append(
+                    _supersession(old.id, draft.memory_id, reason, INITIAL_STRENGTH, old.confidence, now)
+                )
 
     def _within_batch(self, fresh: list[_Draft], vectors: np.ndarray, now: datetime) -> list[Supersession]:
         found: list[Supersession] = []
@@ -186,7 +195,11 @@ class RememberPipeline:
                 winner.actions += [f"contradicts:{loser.memory_id}", f"superseded:{loser.memory_id}"]
                 loser.actions += [f"contradicts:{winner.memory_id}", f"superseded_by:{winner.memory_id}"]
                 loser.lost_to = winner.memory_id
-                found.append(_supersession(winner.memory_id, loser.memory_id, reason, INITIAL_STRENGTH, DEFAULT_CONFIDENCE, now))
+                found.append(
+                    _supersession(
+                        winner.memory_id, loser.memory_id, reason, INITIAL_STRENGTH, DEFAULT_CONFIDENCE, now
+                    )
+                )
         return found
 
     @staticmethod
@@ -213,15 +226,24 @@ class RememberPipeline:
         )
 
     @staticmethod
-    def _results(items, owners, drafts, created, reinforced):  # type: ignore[no-untyped-def]
+    def _results(
+        owners: list[int | None],
+        drafts: list[_Draft],
+        created: list[MemoryRecord],
+        reinforced: dict[str, MemoryRecord],
+    ) -> list[WriteResult]:
         created_by_id = {m.id: m for m in created}
         by_index: dict[int, WriteResult] = {}
         for d in drafts:
             if d.reinforce_id is not None:
-                by_index[d.index] = WriteResult(memory=reinforced[d.reinforce_id], actions=["reinforced"], llm_calls=d.llm_calls)
+                by_index[d.index] = WriteResult(
+                    memory=reinforced[d.reinforce_id], actions=["reinforced"], llm_calls=d.llm_calls
+                )
             else:
                 by_index[d.index] = WriteResult(
-                    memory=created_by_id[d.memory_id], actions=["created", *dict.fromkeys(d.actions)], llm_calls=d.llm_calls
+                    memory=created_by_id[d.memory_id],
+                    actions=["created", *dict.fromkeys(d.actions)],
+                    llm_calls=d.llm_calls,
                 )
         results = []
         for i, owner in enumerate(owners):

@@ -143,3 +143,45 @@ def test_health_counts(memory: Memory, scope: str) -> None:
     assert report.status == "ok"
     assert report.counts["memories"] == before + 1
     assert report.embedding["dimension"] == 384
+
+
+def test_newer_belief_supersedes_and_history_shows_both_ways(memory: Memory, scope: str) -> None:
+    old = memory.remember(
+        "We use PostgreSQL for the user database.",
+        scope=scope,
+        occurred_at=datetime(2024, 1, 1, tzinfo=UTC),
+    ).memory
+    new = memory.remember(
+        "We migrated the user database to MySQL.",
+        scope=scope,
+        occurred_at=datetime(2024, 3, 1, tzinfo=UTC),
+    )
+    assert f"superseded:{old.id}" in new.actions and f"contradicts:{old.id}" in new.actions
+    stale = memory.get(old.id)
+    assert stale.status == "superseded" and stale.strength < old.strength
+    assert [(h.id, h.relation) for h in stale.history] == [(new.memory.id, "superseded_by")]
+    assert [(h.id, h.relation) for h in memory.get(new.memory.id).history] == [(old.id, "supersedes")]
+    current = memory.recall("which database holds user data", scope=scope)
+    assert [r.id for r in current.results] == [new.memory.id]
+    everything = memory.recall("which database holds user data", scope=scope, include_superseded=True)
+    assert {r.id for r in everything.results} == {old.id, new.memory.id}
+
+
+def test_outdated_statement_arriving_late_is_stored_superseded(memory: Memory, scope: str) -> None:
+    newer = memory.remember(
+        "I moved to Berlin.", scope=scope, occurred_at=datetime(2024, 2, 1, tzinfo=UTC)
+    )
+    older = memory.remember(
+        "I live in Paris.", scope=scope, occurred_at=datetime(2023, 5, 1, tzinfo=UTC)
+    )
+    assert older.memory.status == "superseded"
+    assert f"superseded_by:{newer.memory.id}" in older.actions
+    assert memory.get(newer.memory.id).status == "active"
+
+
+def test_additive_facts_stay_active(memory: Memory, scope: str) -> None:
+    first = memory.remember("I like hiking.", scope=scope)
+    second = memory.remember("I also enjoy swimming.", scope=scope)
+    assert second.actions == ["created"]
+    assert memory.get(first.memory.id).status == "active"
+    assert first.llm_calls == 0 and second.llm_calls == 0

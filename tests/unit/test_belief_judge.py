@@ -1,0 +1,53 @@
+"""The offline belief check on its own: conflicts it must find and look-alikes it must leave alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.beliefs.judge import judge
+from graphmem.beliefs.statements import read_statement
+from graphmem.dynamics.contradiction import contradiction_beta, penalised_strength
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The user database runs on PostgreSQL.", "We migrated the user database to MySQL."),
+        ("I live in Paris.", "These days I'm living in Berlin with my partner."),
+        ("Alice works at Google.", "Alice now works at Microsoft."),
+        ("I am vegetarian.", "I am not vegetarian anymore."),
+        ("The user prefers tea over coffee.", "The user prefers coffee over tea."),
+        ("Bob is 32 years old.", "Bob is 33 years old."),
+    ],
+)
+def test_conflicts_are_found(old: str, new: str) -> None:
+    assert judge(read_statement(old), read_statement(new), 0.6).conflict
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I like hiking.", "I also enjoy swimming."),
+        ("I have a dog named Max.", "I have a cat named Luna."),
+        ("Bob lives in Denver.", "Alice lives in Austin."),
+        ("My sister lives in Toronto.", "I live in Boston."),
+        ("Project Apollo is due in March.", "Project Zephyr is due in June."),
+        ("Caroline: I went to a support group.", "Melanie: I went to the beach."),
+        ("Jon: Thanks! I won't quit on my dreams. Bye!", "Jon: Thanks, Gina! Keep going!"),
+        ("Where do you live now?", "I live in Rome."),
+    ],
+)
+def test_look_alikes_are_not_conflicts(old: str, new: str) -> None:
+    assert not judge(read_statement(old), read_statement(new), 0.8).conflict
+
+
+def test_speaker_metadata_resolves_first_person() -> None:
+    a = read_statement("I live in Oslo.", speaker="Ann")
+    b = read_statement("I live in Rome.", speaker="Ben")
+    assert a.subject == "ann" and not judge(a, b, 0.9).conflict
+
+
+def test_w5_penalty_is_evidence_weighted() -> None:
+    assert contradiction_beta(2.0, 0.1) > contradiction_beta(0.5, 1.0)  # strong belief, weak evidence: mild
+    assert 0.2 <= contradiction_beta(0.05, 1.0) < 0.21
+    assert penalised_strength(0.06, 1.0) == 0.05
