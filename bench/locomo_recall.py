@@ -24,7 +24,7 @@ import httpx
 import numpy as np
 
 from bench import locomo, stack
-from bench.baselines import BM25, vector_top
+from bench.baselines import BM25, english_tokenize, vector_top
 from graphmem.embedding.factory import create_embedder
 
 CATEGORIES = {1: "multi_hop", 2: "temporal", 3: "open_domain", 4: "single_hop"}

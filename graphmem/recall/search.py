@@ -1,17 +1,34 @@
-"""Recall v1: vector and fulltext candidates fused by reciprocal rank, with a confidence."""
+"""Recall: vector and fulltext candidates fused by reciprocal rank, then spread to the graph
+neighbourhood of the best hits (episode neighbours, lineage), with a confidence and the gaps."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from graphmem.embedding.base import Embedder
-from graphmem.models import Recalled, RecallQuery, RecallResult
+from graphmem.models import MemoryRecord, Recalled, RecallQuery, RecallResult
 from graphmem.recall.fusion import reciprocal_rank_fusion
 from graphmem.recall.lucene import lucene_query
 from graphmem.scopes import scope_filter
-from graphmem.store.search import Candidates, SearchFilter, SearchStore
+from graphmem.store.executor import Transaction
+from graphmem.store.search import Candidate, Neighbour, SearchFilter, SearchStore
 
 # Cosine similarity of MiniLM embeddings: below LOW nothing is really related, above HIGH it is.
 LOW_SIMILARITY = 0.25
 HIGH_SIMILARITY = 0.75
+_VIA = {"NEXT": "next to a match in its episode", "DERIVED_FROM": "lineage of a match"}
+
+
+@dataclass(frozen=True)
+class RecallSettings:
+    """Fusion weights (tuned on LoCoMo with bench/locomo_recall.py)."""
+
+    rrf_k: int = 10
+    vector_weight: float = 1.0
+    fulltext_weight: float = 1.5
+    neighbour_weight: float = 0.5
+    expand_top: int = 10
+    pool: int = 50
 
 
 def similarity_confidence(best_cosine: float | None) -> float:
@@ -33,29 +50,49 @@ def evidence_gaps(query: str, results: list[Recalled]) -> list[str]:
     return [f"no memory mentions {t!r}" for t in terms.split(" OR ") if t not in seen]
 
 
-class Recaller:
-    """Answers recall queries from the graph."""
+@dataclass(frozen=True)
+class _Found:
+    vector: list[Candidate]
+    fulltext: list[Candidate]
+    fused: list[tuple[str, float, list[str]]]
+    neighbours: list[Neighbour]
 
-    def __init__(self, search: SearchStore, embedder: Embedder) -> None:
+
+class Recaller:
+    """Answers recall queries from the graph in one read transaction."""
+
+    def __init__(
+        self, search: SearchStore, embedder: Embedder, settings: RecallSettings | None = None
+    ) -> None:
         self._search = search
         self._embedder = embedder
+        self._settings = settings or RecallSettings()
 
     def recall(self, query: RecallQuery) -> RecallResult:
-        """The memories that best answer ``query``, fused from vector and fulltext search."""
+        """The memories that best answer ``query``."""
         scope, prefix = scope_filter(query.scope)
         statuses = ["active", "superseded"] if query.include_superseded else ["active"]
         where = SearchFilter(scope=scope, scope_prefix=prefix, statuses=statuses, layers=query.layers)
         embedding = self._embedder.embed_one(query.query).tolist()
-        pool = max(50, query.limit * 3)
-        found = self._search.candidates(
-            embedding,
-            lucene_query(query.query),
-            where,
-            k=max(100, pool * 2),
-            limit=pool,
-            min_results=query.limit,
-        )
-        results = self._fuse(found, query.limit)
+        lucene = lucene_query(query.query)
+        pool = max(self._settings.pool, query.limit * 3)
+        s = self._settings
+
+        def work(tx: Transaction) -> _Found:
+            vector = self._search.vector(
+                tx, embedding, where, k=max(100, pool * 2), limit=pool, min_results=query.limit
+            )
+            fulltext = self._search.fulltext(tx, lucene, where, k=pool * 2, limit=pool) if lucene else []
+            fused = reciprocal_rank_fusion(
+                {"vector": [c.memory.id for c in vector], "fulltext": [c.memory.id for c in fulltext]},
+                k=s.rrf_k,
+                weights={"vector": s.vector_weight, "fulltext": s.fulltext_weight},
+            )
+            seeds = [memory_id for memory_id, _, _ in fused[: s.expand_top]]
+            return _Found(vector, fulltext, fused, self._search.neighbourhood(tx, seeds, where))
+
+        found = self._search.read(work)
+        results = self._rank(found, query.limit)
         best = max((c.score for c in found.vector), default=None)
         return RecallResult(
             results=results,
@@ -63,24 +100,31 @@ class Recaller:
             evidence_gaps=evidence_gaps(query.query, results),
         )
 
-    @staticmethod
-    def _fuse(found: Candidates, limit: int) -> list[Recalled]:
-        by_id = {c.memory.id: c.memory for c in found.fulltext}
-        by_id.update({c.memory.id: c.memory for c in found.vector})
+    def _rank(self, found: _Found, limit: int) -> list[Recalled]:
+        memories: dict[str, MemoryRecord] = {c.memory.id: c.memory for c in found.fulltext}
+        memories.update({c.memory.id: c.memory for c in found.vector})
         cosine = {c.memory.id: c.score for c in found.vector}
-        fused = reciprocal_rank_fusion(
-            {
-                "vector": [c.memory.id for c in found.vector],
-                "fulltext": [c.memory.id for c in found.fulltext],
-            }
-        )
-        results = []
-        for memory_id, score, sources in fused[:limit]:
-            reasons = [
+        scores = {memory_id: score for memory_id, score, _ in found.fused}
+        reasons: dict[str, list[str]] = {
+            memory_id: [
                 f"vector similarity {cosine[memory_id]:.2f}" if s == "vector" else "keyword match"
                 for s in sources
             ]
-            results.append(
-                Recalled(**by_id[memory_id].model_dump(), score=round(score, 6), match_reasons=reasons)
-            )
-        return results
+            for memory_id, _, sources in found.fused
+        }
+        base = dict(scores)
+        for n in found.neighbours:
+            memories.setdefault(n.memory.id, n.memory)
+            seed_score, own = base[n.seed_id], scores.get(n.memory.id, 0.0)
+            if own < seed_score:  # context rises towards its seed, never above it
+                scores[n.memory.id] = min(
+                    own + self._settings.neighbour_weight * seed_score, seed_score * 0.999
+                )
+            reason = _VIA.get(n.via, n.via)
+            if reason not in reasons.setdefault(n.memory.id, []):
+                reasons[n.memory.id].append(reason)
+        ranked = sorted(scores, key=lambda memory_id: -scores[memory_id])[:limit]
+        return [
+            Recalled(**memories[m].model_dump(), score=round(scores[m], 6), match_reasons=reasons[m])
+            for m in ranked
+        ]

@@ -147,6 +147,7 @@ class MemoryStore:
         create: Sequence[NewMemory],
         reinforce: Sequence[Reinforcement],
         supersede: Sequence[Supersession],
+        sequence: Sequence[tuple[str, str]] = (),
     ) -> WriteOutcome:
         """Create, reinforce and supersede in one transaction: all of it, or nothing."""
 
@@ -172,6 +173,8 @@ class MemoryStore:
                     reinforced[record.id] = record
             if supersede:
                 tx.run("beliefs/apply_supersessions", rows=[vars(s) for s in supersede])
+            if sequence:
+                tx.run("memories/link_sequence", pairs=[{"before": a, "after": b} for a, b in sequence])
             return WriteOutcome(created=created, reinforced=reinforced)
 
         return self._executor.write_unit(work, "remember_batch")

@@ -1,10 +1,11 @@
-"""Candidate search over memories: vector (ANN and exact) and fulltext, filtered inside Cypher."""
+"""Candidate search over memories: vector (ANN and exact), fulltext and graph neighbourhood, all
+filtered inside Cypher. One recall is one read transaction of three or four queries."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from graphmem.models import MemoryRecord
 from graphmem.store.executor import QueryExecutor, Transaction
@@ -12,6 +13,7 @@ from graphmem.store.memories import cosine_from_index_score
 from graphmem.store.records import to_memory
 
 MIN_VISIBLE_STRENGTH = 0.1
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -29,7 +31,7 @@ class SearchFilter:
             "scope": self.scope,
             "scope_prefix": self.scope_prefix,
             "statuses": self.statuses,
-            "layers": self.layers,
+            "layers": None if self.layers is None else list(self.layers),
             "min_strength": MIN_VISIBLE_STRENGTH,
         }
 
@@ -43,48 +45,50 @@ class Candidate:
 
 
 @dataclass(frozen=True)
-class Candidates:
-    """What each retriever found, best first."""
+class Neighbour:
+    """A memory next to a recall seed in the graph, and the edge that leads there."""
 
-    vector: list[Candidate]
-    fulltext: list[Candidate]
+    seed_id: str
+    via: str
+    memory: MemoryRecord
 
 
 class SearchStore:
-    """Runs the ``search/`` queries; all retrievers of one recall share one read transaction."""
+    """Runs the ``search/`` queries inside one read transaction per recall."""
 
     def __init__(self, executor: QueryExecutor) -> None:
         self._executor = executor
 
-    def candidates(
-        self,
-        embedding: list[float],
-        lucene: str | None,
-        where: SearchFilter,
-        *,
-        k: int,
-        limit: int,
-        min_results: int,
-    ) -> Candidates:
-        """Vector and fulltext candidates in one read transaction.
+    def read(self, work: Callable[[Transaction], T]) -> T:
+        """Run ``work`` in one read transaction."""
+        return self._executor.read_unit(work, "recall")
+
+    @staticmethod
+    def vector(
+        tx: Transaction, embedding: list[float], where: SearchFilter, *, k: int, limit: int, min_results: int
+    ) -> list[Candidate]:
+        """Nearest memories by embedding.
 
         The ANN index returns the global top ``k`` before filtering; when a narrow scope leaves
-        fewer than ``min_results`` of them, an exact scan of that scope takes over, so a small tenant in
-        a large graph still gets its own best memories.
+        fewer than ``min_results`` of them, an exact scan of that scope takes over, so a small
+        tenant in a large graph still gets its own best memories.
         """
+        params = where.params()
+        rows = tx.run("search/vector_candidates", embedding=embedding, k=k, limit=limit, **params)
+        if len(rows) < min_results and where.scope is not None:
+            rows = tx.run("search/exact_vector_candidates", embedding=embedding, limit=limit, **params)
+        return [Candidate(to_memory(r["memory"]), cosine_from_index_score(float(r["score"]))) for r in rows]
 
-        def work(tx: Transaction) -> Candidates:
-            params = where.params()
-            rows = tx.run("search/vector_candidates", embedding=embedding, k=k, limit=limit, **params)
-            if len(rows) < min_results and where.scope is not None:
-                rows = tx.run("search/exact_vector_candidates", embedding=embedding, limit=limit, **params)
-            vector = [
-                Candidate(to_memory(r["memory"]), cosine_from_index_score(float(r["score"]))) for r in rows
-            ]
-            fulltext: list[Candidate] = []
-            if lucene:
-                found = tx.run("search/fulltext_candidates", text=lucene, k=k, limit=limit, **params)
-                fulltext = [Candidate(to_memory(r["memory"]), float(r["score"])) for r in found]
-            return Candidates(vector=vector, fulltext=fulltext)
+    @staticmethod
+    def fulltext(tx: Transaction, lucene: str, where: SearchFilter, *, k: int, limit: int) -> list[Candidate]:
+        """Best BM25 matches of a Lucene query."""
+        rows = tx.run("search/fulltext_candidates", text=lucene, k=k, limit=limit, **where.params())
+        return [Candidate(to_memory(r["memory"]), float(r["score"])) for r in rows]
 
-        return self._executor.read_unit(work, "recall_candidates")
+    @staticmethod
+    def neighbourhood(tx: Transaction, seeds: list[str], where: SearchFilter) -> list[Neighbour]:
+        """Memories one NEXT or DERIVED_FROM edge away from the seeds."""
+        if not seeds:
+            return []
+        rows = tx.run("search/expand_neighbourhood", seeds=seeds, **where.params())
+        return [Neighbour(r["seed"], r["via"], to_memory(r["memory"])) for r in rows]

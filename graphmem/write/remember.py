@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import numpy as np
 
@@ -125,7 +125,9 @@ class RememberPipeline:
         fresh = [d for d in drafts if d.reinforce_id is None]
         supersessions += self._within_batch(fresh, vectors, now)
         create = [self._new_memory(d, now, supersessions) for d in fresh]
-        outcome = self._store.apply(create, list(reinforcements.values()), supersessions)
+        outcome = self._store.apply(
+            create, list(reinforcements.values()), supersessions, _episode_pairs(fresh)
+        )
         return self._results(owners, drafts, outcome.created, outcome.reinforced)
 
     def _batch_owners(
@@ -252,6 +254,22 @@ class RememberPipeline:
             else:
                 results.append(WriteResult(memory=by_index[owner].memory, actions=["duplicate"]))
         return results
+
+
+EPISODE_GAP = timedelta(hours=1)
+
+
+def _episode_pairs(fresh: list[_Draft]) -> list[tuple[str, str]]:
+    """Consecutive new memories of one episode (same scope, same named source, within an hour).
+
+    A batch of unrelated facts without a source is not an episode and gets no NEXT edges.
+    """
+    pairs = []
+    for a, b in zip(fresh, fresh[1:], strict=False):
+        same_episode = a.scope == b.scope and a.item.source is not None and a.item.source == b.item.source
+        if same_episode and abs(b.occurred_at - a.occurred_at) <= EPISODE_GAP:
+            pairs.append((a.memory_id, b.memory_id))
+    return pairs
 
 
 def _speaker(n: StoredNeighbour) -> str | None:
