@@ -118,7 +118,8 @@ def main() -> None:
             )
             texts = [f"{t.speaker}: {t.text}" for t in turns]
             dia = [t.dia_id for t in turns]
-            bm25 = BM25(texts)
+            bm25 = BM25(texts, analyzer=english_tokenize)
+            bm25_plain = BM25(texts)
             matrix = embedder.embed(texts)
             qa = [q for _, q in locomo.questions([sample]) if int(q.get("category", 0)) in CATEGORIES]
             if args.limit_questions:
@@ -137,6 +138,7 @@ def main() -> None:
                 systems = {
                     "graphmem": ranked,
                     "bm25": [dia[i] for i in bm25.top(question, 10)],
+                    "bm25_plain": [dia[i] for i in bm25_plain.top(question, 10)],
                     "vector": [dia[i] for i in vector_top(matrix, embedder.embed_one(question), 10)],
                 }
                 for system, ranking in systems.items():
