@@ -13,11 +13,12 @@ import numpy.typing as npt
 _TOKEN = re.compile(r"\w+")
 
 
-_STOP = frozenset(
+_STOP_WORDS = (
     "a an the is are was were be been of to in on at for with by from as and or but so that this it its do "
     "does did what when where who how which why has have had i you he she they we my your his her their our "
-    "me him them us".split()
+    "me him them us"
 )
+_STOP = frozenset(_STOP_WORDS.split())
 
 
 def tokenize(text: str) -> list[str]:

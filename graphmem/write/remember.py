@@ -8,6 +8,7 @@ then write everything in one transaction.
 from __future__ import annotations
 
 import uuid
+from itertools import pairwise
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -265,7 +266,7 @@ def _episode_pairs(fresh: list[_Draft]) -> list[tuple[str, str]]:
     A batch of unrelated facts without a source is not an episode and gets no NEXT edges.
     """
     pairs = []
-    for a, b in zip(fresh, fresh[1:], strict=False):
+    for a, b in pairwise(fresh):
         same_episode = a.scope == b.scope and a.item.source is not None and a.item.source == b.item.source
         if same_episode and abs(b.occurred_at - a.occurred_at) <= EPISODE_GAP:
             pairs.append((a.memory_id, b.memory_id))
