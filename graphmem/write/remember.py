@@ -8,10 +8,10 @@ then write everything in one transaction.
 from __future__ import annotations
 
 import uuid
-from itertools import pairwise
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from itertools import pairwise
 
 import numpy as np
 
