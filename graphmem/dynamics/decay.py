@@ -1,0 +1,38 @@
+"""D1: idempotent Ebbinghaus decay with spaced stability.
+
+S = 1 + 0.5 * n_spaced;  R = 1 / (1 + 0.1 * dt_days / S);  s = max(0.05, s0 * R)
+where s0 is the strength recorded at the last access: the current strength is a pure function of
+elapsed time, so applying it any number of times gives the same answer.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+STRENGTH_FLOOR = 0.05
+HIDDEN_BELOW = 0.1
+
+
+def stability(spaced_accesses: int) -> float:
+    """S: how slowly a memory fades; every spaced access (12 h or more apart) adds 0.5."""
+    return 1.0 + 0.5 * max(0, spaced_accesses)
+
+
+def retention(days_since_access: float, spaced_accesses: int) -> float:
+    """R in (0, 1]: the share of its strength a memory keeps after ``days_since_access``."""
+    return 1.0 / (1.0 + 0.1 * max(0.0, days_since_access) / stability(spaced_accesses))
+
+
+def decayed_strength(
+    strength_at_access: float, last_access: datetime, now: datetime, spaced_accesses: int, *, pinned: bool = False
+) -> float:
+    """The strength now of a memory last accessed at ``last_access`` (pinned memories never fade)."""
+    if pinned:
+        return strength_at_access
+    days = (now - last_access).total_seconds() / 86400
+    return max(STRENGTH_FLOOR, strength_at_access * retention(days, spaced_accesses))
+
+
+def recency(age_days: float, half_life_days: float = 30.0) -> float:
+    """R2 recency: 0.5 ** (age / half-life), 1.0 for a memory from now."""
+    return float(0.5 ** (max(0.0, age_days) / half_life_days))
