@@ -8,4 +8,4 @@ WHERE (m.scope = $scope OR m.scope STARTS WITH $scope_prefix)
 WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
 ORDER BY score DESC
 LIMIT $limit
-RETURN m {.*, embedding: null} AS memory, score
+RETURN m.id AS id, score

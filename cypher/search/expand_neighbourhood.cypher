@@ -12,4 +12,4 @@ WHERE n.status IN $statuses
   AND ($scope IS NULL OR n.scope = $scope OR n.scope STARTS WITH $scope_prefix)
   AND ($layers IS NULL OR n.layer IN $layers)
   AND n.strength >= $min_strength
-RETURN seed, via, n {.*, embedding: null} AS memory
+RETURN seed, via, n.id AS id

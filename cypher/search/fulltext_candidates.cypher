@@ -5,6 +5,6 @@ WHERE m.status IN $statuses
   AND ($scope IS NULL OR m.scope = $scope OR m.scope STARTS WITH $scope_prefix)
   AND ($layers IS NULL OR m.layer IN $layers)
   AND m.strength >= $min_strength
-RETURN m {.*, embedding: null} AS memory, score
+RETURN m.id AS id, score
 ORDER BY score DESC
 LIMIT $limit

@@ -53,9 +53,8 @@ def evidence_gaps(query: str, results: list[Recalled]) -> list[str]:
 @dataclass(frozen=True)
 class _Found:
     vector: list[Candidate]
-    fulltext: list[Candidate]
-    fused: list[tuple[str, float, list[str]]]
-    neighbours: list[Neighbour]
+    ranked: list[tuple[str, float, list[str]]]
+    memories: dict[str, MemoryRecord]
 
 
 class Recaller:
@@ -84,15 +83,21 @@ class Recaller:
             )
             fulltext = self._search.fulltext(tx, lucene, where, k=pool * 2, limit=pool) if lucene else []
             fused = reciprocal_rank_fusion(
-                {"vector": [c.memory.id for c in vector], "fulltext": [c.memory.id for c in fulltext]},
+                {"vector": [c.id for c in vector], "fulltext": [c.id for c in fulltext]},
                 k=s.rrf_k,
                 weights={"vector": s.vector_weight, "fulltext": s.fulltext_weight},
             )
             seeds = [memory_id for memory_id, _, _ in fused[: s.expand_top]]
-            return _Found(vector, fulltext, fused, self._search.neighbourhood(tx, seeds, where))
+            neighbours = self._search.neighbourhood(tx, seeds, where)
+            ranked = self._rank(vector, fused, neighbours, query.limit)
+            return _Found(vector, ranked, self._search.fetch(tx, [m for m, _, _ in ranked]))
 
         found = self._search.read(work)
-        results = self._rank(found, query.limit)
+        results = [
+            Recalled(**found.memories[m].model_dump(), score=round(score, 6), match_reasons=reasons)
+            for m, score, reasons in found.ranked
+            if m in found.memories
+        ]
         best = max((c.score for c in found.vector), default=None)
         return RecallResult(
             results=results,
@@ -100,31 +105,30 @@ class Recaller:
             evidence_gaps=evidence_gaps(query.query, results),
         )
 
-    def _rank(self, found: _Found, limit: int) -> list[Recalled]:
-        memories: dict[str, MemoryRecord] = {c.memory.id: c.memory for c in found.fulltext}
-        memories.update({c.memory.id: c.memory for c in found.vector})
-        cosine = {c.memory.id: c.score for c in found.vector}
-        scores = {memory_id: score for memory_id, score, _ in found.fused}
+    def _rank(
+        self,
+        vector: list[Candidate],
+        fused: list[tuple[str, float, list[str]]],
+        neighbours: list[Neighbour],
+        limit: int,
+    ) -> list[tuple[str, float, list[str]]]:
+        """Fused scores spread to graph neighbours; the best ``limit`` as (id, score, reasons)."""
+        cosine = {c.id: c.score for c in vector}
+        scores = {memory_id: score for memory_id, score, _ in fused}
         reasons: dict[str, list[str]] = {
             memory_id: [
                 f"vector similarity {cosine[memory_id]:.2f}" if s == "vector" else "keyword match"
                 for s in sources
             ]
-            for memory_id, _, sources in found.fused
+            for memory_id, _, sources in fused
         }
         base = dict(scores)
-        for n in found.neighbours:
-            memories.setdefault(n.memory.id, n.memory)
-            seed_score, own = base[n.seed_id], scores.get(n.memory.id, 0.0)
+        for n in neighbours:
+            seed_score, own = base[n.seed_id], scores.get(n.id, 0.0)
             if own < seed_score:  # context rises towards its seed, never above it
-                scores[n.memory.id] = min(
-                    own + self._settings.neighbour_weight * seed_score, seed_score * 0.999
-                )
+                scores[n.id] = min(own + self._settings.neighbour_weight * seed_score, seed_score * 0.999)
             reason = _VIA.get(n.via, n.via)
-            if reason not in reasons.setdefault(n.memory.id, []):
-                reasons[n.memory.id].append(reason)
+            if reason not in reasons.setdefault(n.id, []):
+                reasons[n.id].append(reason)
         ranked = sorted(scores, key=lambda memory_id: -scores[memory_id])[:limit]
-        return [
-            Recalled(**memories[m].model_dump(), score=round(scores[m], 6), match_reasons=reasons[m])
-            for m in ranked
-        ]
+        return [(m, scores[m], reasons[m]) for m in ranked]

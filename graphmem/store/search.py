@@ -38,9 +38,9 @@ class SearchFilter:
 
 @dataclass(frozen=True)
 class Candidate:
-    """A memory found by one retriever, with that retriever's raw score."""
+    """A memory found by one retriever (by id), with that retriever's raw score."""
 
-    memory: MemoryRecord
+    id: str
     score: float
 
 
@@ -50,7 +50,7 @@ class Neighbour:
 
     seed_id: str
     via: str
-    memory: MemoryRecord
+    id: str
 
 
 class SearchStore:
@@ -77,13 +77,13 @@ class SearchStore:
         rows = tx.run("search/vector_candidates", embedding=embedding, k=k, limit=limit, **params)
         if len(rows) < min_results and where.scope is not None:
             rows = tx.run("search/exact_vector_candidates", embedding=embedding, limit=limit, **params)
-        return [Candidate(to_memory(r["memory"]), cosine_from_index_score(float(r["score"]))) for r in rows]
+        return [Candidate(r["id"], cosine_from_index_score(float(r["score"]))) for r in rows]
 
     @staticmethod
     def fulltext(tx: Transaction, lucene: str, where: SearchFilter, *, k: int, limit: int) -> list[Candidate]:
         """Best BM25 matches of a Lucene query."""
         rows = tx.run("search/fulltext_candidates", text=lucene, k=k, limit=limit, **where.params())
-        return [Candidate(to_memory(r["memory"]), float(r["score"])) for r in rows]
+        return [Candidate(r["id"], float(r["score"])) for r in rows]
 
     @staticmethod
     def neighbourhood(tx: Transaction, seeds: list[str], where: SearchFilter) -> list[Neighbour]:
@@ -91,4 +91,12 @@ class SearchStore:
         if not seeds:
             return []
         rows = tx.run("search/expand_neighbourhood", seeds=seeds, **where.params())
-        return [Neighbour(r["seed"], r["via"], to_memory(r["memory"])) for r in rows]
+        return [Neighbour(r["seed"], r["via"], r["id"]) for r in rows]
+
+    @staticmethod
+    def fetch(tx: Transaction, ids: list[str]) -> dict[str, MemoryRecord]:
+        """The full records of ``ids`` (only the few a recall returns: hydrating records is costly)."""
+        if not ids:
+            return {}
+        records = [to_memory(r["memory"]) for r in tx.run("search/fetch_memories", ids=ids)]
+        return {m.id: m for m in records}
