@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from datetime import UTC, datetime
+from typing import Literal
 
-from graphmem.models import MemoryInput, WriteResult
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from graphmem.conversations.models import Role
+from graphmem.models import DecisionRecord, MemoryInput, WriteResult
 
 
 class ErrorDetail(BaseModel):
@@ -29,9 +33,10 @@ class BatchRequest(BaseModel):
 
 
 class BatchResponse(BaseModel):
-    """One result per item, in input order."""
+    """One result per item, in input order, and the language-model calls the whole batch cost."""
 
     results: list[WriteResult]
+    llm_calls: int = 0
 
 
 class ForgetResponse(BaseModel):
@@ -50,3 +55,76 @@ ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
         503: "Neo4j unreachable",
     }.items()
 }
+
+
+class TurnRequest(BaseModel):
+    """One turn of a conversation (W8); the conversation is created on its first turn."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    role: Role
+    text: str = Field(min_length=1, description="What was said.")
+    user: str | None = Field(
+        default=None,
+        max_length=128,
+        description="Who the user is; their first person becomes this name, memories go to /user/<user>.",
+    )
+    scope: str | None = Field(
+        default=None, description="Where this conversation's memories go (set on the first turn)."
+    )
+    at: datetime | None = Field(
+        default=None, description="When it was said; default now. Naive times are UTC."
+    )
+
+    @field_validator("at")
+    @classmethod
+    def _utc(cls, value: datetime | None) -> datetime | None:
+        if value is None or value.tzinfo is not None:
+            return value
+        return value.replace(tzinfo=UTC)
+
+
+class QueuedBatch(BaseModel):
+    """A batch accepted for writing in the background; recall of its scope waits for it."""
+
+    queued: int = Field(description="How many items were queued")
+    job_id: str
+
+
+class WriteJobStatus(BaseModel):
+    """What became of a background batch."""
+
+    job_id: str
+    status: Literal["queued", "running", "done", "failed"]
+    items: int
+    created: int = 0
+    reinforced: int = 0
+    error: str | None = None
+    submitted_at: datetime
+    finished_at: datetime | None = None
+
+
+class ExtractRequest(BaseModel):
+    """Raw text to turn into atomic facts, optionally stored as memories."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = Field(min_length=1, description="A conversation turn, a document or a tool's output.")
+    store: bool = Field(default=False, description="Also remember each fact (one batch write).")
+    scope: str | None = Field(default=None, description="Scope of the stored facts, e.g. /user/alice.")
+    speaker: str | None = Field(
+        default=None, max_length=128, description="Who 'I' is in the text; default: the user."
+    )
+
+    @field_validator("text")
+    @classmethod
+    def _text_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("text must contain something besides white space")
+        return value
+
+
+class DecisionsResponse(BaseModel):
+    """The decision ledger's matches, newest first (superseded decisions included, with their links)."""
+
+    decisions: list[DecisionRecord]

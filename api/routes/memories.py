@@ -5,7 +5,14 @@ from __future__ import annotations
 from fastapi import APIRouter, Response, status
 
 from api.deps import MemoryDep
-from api.schemas import ERROR_RESPONSES, BatchRequest, BatchResponse, ForgetResponse
+from api.schemas import (
+    ERROR_RESPONSES,
+    BatchRequest,
+    BatchResponse,
+    ForgetResponse,
+    QueuedBatch,
+    WriteJobStatus,
+)
 from graphmem.models import ForgetFilter, MemoryDetail, MemoryInput, MemoryPatch, MemoryRecord, WriteResult
 
 router = APIRouter(tags=["memories"], responses=ERROR_RESPONSES)
@@ -17,10 +24,41 @@ def remember(body: MemoryInput, memory: MemoryDep) -> WriteResult:
     return memory.remember_batch([body])[0]
 
 
-@router.post("/memories/batch", status_code=status.HTTP_201_CREATED, response_model=BatchResponse)
-def remember_batch(body: BatchRequest, memory: MemoryDep) -> BatchResponse:
-    """Remember up to 1000 items in one transaction; results in input order."""
-    return BatchResponse(results=memory.remember_batch(body.items))
+@router.post(
+    "/memories/batch",
+    status_code=status.HTTP_201_CREATED,
+    response_model=BatchResponse | QueuedBatch,
+    responses={202: {"model": QueuedBatch, "description": "Queued for writing (background=true)"}},
+)
+def remember_batch(
+    body: BatchRequest, memory: MemoryDep, response: Response, background: bool = False
+) -> BatchResponse | QueuedBatch:
+    """Remember up to 1000 items in one transaction; results in input order.
+
+    With `background=true` the batch is validated, queued and answered at once (202); a recall of
+    its scope waits for it to be written."""
+    if background:
+        job = memory.remember_background(body.items)
+        response.status_code = status.HTTP_202_ACCEPTED
+        return QueuedBatch(queued=job.items, job_id=job.id)
+    results = memory.remember_batch(body.items)
+    return BatchResponse(results=results, llm_calls=sum(r.llm_calls for r in results))
+
+
+@router.get("/memories/batch/{job_id}", response_model=WriteJobStatus)
+def background_batch(job_id: str, memory: MemoryDep) -> WriteJobStatus:
+    """What became of a background batch: queued, running, done (with counts) or failed (with the error)."""
+    job = memory.write_job(job_id)
+    return WriteJobStatus(
+        job_id=job.id,
+        status=job.status,
+        items=job.items,
+        created=job.created,
+        reinforced=job.reinforced,
+        error=job.error,
+        submitted_at=job.submitted_at,
+        finished_at=job.finished_at,
+    )
 
 
 @router.get("/memories/{memory_id}", response_model=MemoryDetail)

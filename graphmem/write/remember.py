@@ -27,6 +27,7 @@ from graphmem.models import MemoryInput, MemoryRecord, WriteResult
 from graphmem.scopes import ROOT
 from graphmem.store.memories import MemoryStore, NewMemory, Reinforcement, StoredNeighbour, Supersession
 from graphmem.write.dedup import batch_duplicates
+from graphmem.write.fields import FieldInference
 
 DEFAULT_IMPORTANCE = 0.5
 DEFAULT_CONFIDENCE = 1.0
@@ -93,12 +94,14 @@ class RememberPipeline:
         clock: Clock,
         limits: WriteLimits,
         beliefs: BeliefChecker,
+        fields: FieldInference,
     ) -> None:
         self._store = store
         self._embedder = embedder
         self._clock = clock
         self._limits = limits
         self._beliefs = beliefs
+        self._fields = fields
 
     def remember(self, items: Sequence[MemoryInput]) -> list[WriteResult]:
         """Store each item (or reinforce its stored near-duplicate); results in input order.
@@ -106,6 +109,8 @@ class RememberPipeline:
         The whole batch is one transaction: on any error nothing is written.
         """
         check_inputs(items, self._limits)
+        needs_fields = [i for i, item in enumerate(items) if item.categories is None or item.importance is None]
+        items, field_usage = self._fields.complete(items)
         now = self._clock.now()
         vectors = self._embedder.embed([item.text for item in items])
         statements = [read_statement(item.text, speaker_of(item)) for item in items]
@@ -126,6 +131,10 @@ class RememberPipeline:
         fresh = [d for d in drafts if d.reinforce_id is None]
         supersessions += self._within_batch(fresh, vectors, now)
         create = [self._new_memory(d, now, supersessions) for d in fresh]
+        if needs_fields and field_usage.calls:  # one batched call: charged to the first item that needed it
+            for d in drafts:
+                if d.index == needs_fields[0]:
+                    d.llm_calls += field_usage.calls
         outcome = self._store.apply(
             create, list(reinforcements.values()), supersessions, _episode_pairs(fresh)
         )
