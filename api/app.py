@@ -2,25 +2,57 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from datetime import timedelta
 
 from fastapi import Depends, FastAPI
 
 from api.deps import require_api_key
 from api.errors import install_error_handlers
-from api.routes import health, memories, recall
+from api.routes import conversations, decisions, extract, health, memories, recall, sessions
 from graphmem.errors import GraphmemError
 from graphmem.memory import Memory
 
 log = logging.getLogger(__name__)
 
+# How long shutdown waits for the start-up flush and queued background writes before closing.
+SHUTDOWN_WAIT_SECONDS = 30.0
+
+
+def start_idle_flush(memory: Memory, idle_minutes: float | None) -> threading.Thread | None:
+    """Flush open conversations idle for over ``idle_minutes`` (a crash's leftovers) in a thread.
+
+    Start-up is not blocked; ``None`` disables the flush. Failures are logged, never raised.
+    """
+    if idle_minutes is None:
+        return None
+    thread = threading.Thread(
+        target=memory.flush_idle_conversations,
+        args=(timedelta(minutes=idle_minutes),),
+        name="graphmem-idle-flush",
+        daemon=True,
+    )
+    thread.start()
+    return thread
+
 
 def create_app(
-    memory: Memory, *, api_keys: list[str] | None = None, on_shutdown: Callable[[], None] | None = None
+    memory: Memory,
+    *,
+    api_keys: list[str] | None = None,
+    on_shutdown: Callable[[], None] | None = None,
+    nudge_every_user_turns: int = 10,
+    flush_idle_minutes: float | None = 30.0,
 ) -> FastAPI:
-    """The REST API over ``memory``; ``on_shutdown`` runs when the server stops (e.g. close the driver)."""
+    """The REST API over ``memory``; ``on_shutdown`` runs when the server stops (e.g. close the driver).
+
+    A memory review runs every ``nudge_every_user_turns`` user turns of a conversation; at start-up
+    the open conversations idle for over ``flush_idle_minutes`` are flushed (None: not at all).
+    """
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -28,7 +60,12 @@ def create_app(
             memory.prepare()
         except GraphmemError as e:  # the API still starts; /v1/health reports the problem
             log.warning("graphmem is not ready yet: %s", e)
+        flusher = start_idle_flush(memory, flush_idle_minutes)
         yield
+        if flusher is not None:
+            await asyncio.to_thread(flusher.join, SHUTDOWN_WAIT_SECONDS)
+        if not await asyncio.to_thread(memory.drain_writes, None, SHUTDOWN_WAIT_SECONDS):
+            log.warning("shutting down with background writes still queued; they are lost")
         if on_shutdown is not None:
             on_shutdown()
 
@@ -40,9 +77,14 @@ def create_app(
     )
     app.state.memory = memory
     app.state.api_keys = list(api_keys or [])
+    app.state.nudge_every_user_turns = nudge_every_user_turns
     install_error_handlers(app)
     secured = [Depends(require_api_key)]
     app.include_router(health.router, prefix="/v1")
     app.include_router(memories.router, prefix="/v1", dependencies=secured)
     app.include_router(recall.router, prefix="/v1", dependencies=secured)
+    app.include_router(extract.router, prefix="/v1", dependencies=secured)
+    app.include_router(conversations.router, prefix="/v1", dependencies=secured)
+    app.include_router(sessions.router, prefix="/v1", dependencies=secured)
+    app.include_router(decisions.router, prefix="/v1", dependencies=secured)
     return app

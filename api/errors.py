@@ -18,6 +18,7 @@ from graphmem.errors import (
     InvalidInputError,
     NotFoundError,
     TextTooLongError,
+    WriteQueueFullError,
 )
 
 log = logging.getLogger(__name__)
@@ -27,6 +28,7 @@ _STATUS: list[tuple[type[GraphmemError], int]] = [
     (InvalidInputError, 422),
     (NotFoundError, 404),
     (DatabaseUnavailableError, 503),
+    (WriteQueueFullError, 503),
 ]
 
 

@@ -71,7 +71,13 @@ def serve(settings: Settings, host: str | None, port: int | None) -> None:
             f"(user neo4j, password in {_password_file(settings)})"
         )
     connection = _connect(settings)
-    app = create_app(connection.memory, api_keys=settings.api_key_list, on_shutdown=connection.close)
+    app = create_app(
+        connection.memory,
+        api_keys=settings.api_key_list,
+        on_shutdown=connection.close,
+        nudge_every_user_turns=settings.nudge_every_user_turns,
+        flush_idle_minutes=settings.flush_idle_minutes,
+    )
     bind_host, bind_port = host or settings.host, port or settings.port
     click.echo(
         f"graphmem API on http://{bind_host}:{bind_port}  (OpenAPI docs: http://{bind_host}:{bind_port}/docs)"

@@ -65,6 +65,11 @@ class Settings(BaseSettings):
     belief_llm_min_cosine: float = 0.85
     belief_fallback_min_cosine: float = 0.35
 
+    # Conversations: a memory review every N user turns (W8); at start-up, flush the pending turns
+    # of open conversations idle for longer than this (W11: what a crash left behind).
+    nudge_every_user_turns: int = Field(default=10, ge=1)
+    flush_idle_minutes: float = Field(default=30.0, ge=0)
+
     # Recall.
     recall_default_limit: int = 10
     recall_max_limit: int = 100

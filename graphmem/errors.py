@@ -104,3 +104,9 @@ class LLMUnavailableError(LLMError):
     """No language model is configured (GRAPHMEM_LLM=none, or no ANTHROPIC_API_KEY)."""
 
     code = "llm_unavailable"
+
+
+class WriteQueueFullError(GraphmemError):
+    """The background write queue is full (or shut down); retry later or write synchronously."""
+
+    code = "write_queue_full"

@@ -5,16 +5,27 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from graphmem.beliefs.resolver import BeliefChecker, BeliefSettings
 from graphmem.clock import Clock
+from graphmem.conversations.models import (
+    Conversation,
+    FlushResult,
+    ReviewOutcome,
+    Role,
+    SessionContext,
+    TurnResult,
+)
+from graphmem.conversations.sessions import DEFAULT_NUDGE_EVERY, conversation_sessions
 from graphmem.embedding.base import Embedder
-from graphmem.errors import DatabaseUnavailableError
+from graphmem.errors import DatabaseUnavailableError, GraphmemError
 from graphmem.llm.base import LLM
 from graphmem.llm.none import NoLLM
 from graphmem.models import (
+    DecisionRecord,
+    ExtractResult,
     ForgetFilter,
     HealthReport,
     Layer,
@@ -27,10 +38,14 @@ from graphmem.models import (
     WriteResult,
 )
 from graphmem.recall.search import Recaller
+from graphmem.store.decisions import DecisionStore
 from graphmem.store.executor import QueryExecutor
 from graphmem.store.memories import MemoryStore
 from graphmem.store.schema import apply_schema, check_embedding_model
 from graphmem.store.search import SearchStore
+from graphmem.write.extract import FactExtractor, check_extract_input
+from graphmem.write.fields import FieldInference
+from graphmem.write.queue import RECALL_DRAIN_TIMEOUT, WriteJob, WriteQueue
 from graphmem.write.remember import RememberPipeline, WriteLimits, check_inputs
 
 log = logging.getLogger(__name__)
@@ -59,8 +74,13 @@ class Memory:
         self._limits = limits or WriteLimits()
         self._store = MemoryStore(executor)
         checker = BeliefChecker(self._llm, beliefs)
-        self._writer = RememberPipeline(self._store, embedder, clock, self._limits, checker)
+        self._writer = RememberPipeline(
+            self._store, embedder, clock, self._limits, checker, FieldInference(self._llm)
+        )
         self._recaller = Recaller(SearchStore(executor), embedder)
+        self._extractor = FactExtractor(self._llm)
+        self._sessions = conversation_sessions(executor, self._llm, self.remember_batch, clock, self._limits)
+        self._write_queue = WriteQueue(self.remember_batch)
         self._ready = False
         self._needs_reembed = False
         self._lock = threading.Lock()
@@ -123,7 +143,9 @@ class Memory:
         return self.recall_query(request)
 
     def recall_query(self, request: RecallQuery) -> RecallResult:
-        """Recall from a prepared :class:`RecallQuery`."""
+        """Recall from a prepared :class:`RecallQuery` (after pending background writes of its scope)."""
+        if not self._write_queue.drain(request.scope, RECALL_DRAIN_TIMEOUT):
+            log.warning("recall proceeds while background writes to %s are still pending", request.scope)
         self.prepare()
         return self._recaller.recall(request)
 
@@ -167,3 +189,108 @@ class Memory:
         embedding["needs_reembed"] = self._needs_reembed
         status = "degraded" if self._needs_reembed else "ok"
         return HealthReport(status=status, neo4j={"reachable": True}, counts=counts, embedding=embedding)
+
+    # Conversations (W8 nudge, W9 lessons, W11 flush, W13 core profile) and background writes (W12).
+
+    def record_turn(
+        self,
+        session_id: str,
+        role: Role,
+        text: str,
+        *,
+        user: str | None = None,
+        scope: str | None = None,
+        at: datetime | None = None,
+        nudge_every: int = DEFAULT_NUDGE_EVERY,
+    ) -> TurnResult:
+        """Record a turn; when ``review_scheduled``, run :meth:`review_conversation` after replying.
+
+        Memories go to ``scope``, default ``/user/<user>``, else ``/conversations/<session_id>``.
+        """
+        self.prepare()
+        return self._sessions.record_turn(
+            session_id, role, text, user=user, scope=scope, at=at, nudge_every=nudge_every
+        )
+
+    def review_conversation(self, session_id: str) -> ReviewOutcome | None:
+        """The memory nudge: store what the pending turns hold. Never raises; None when it failed."""
+        try:
+            self.prepare()
+        except GraphmemError as e:
+            log.warning("memory review of %s skipped: %s", session_id, e)
+            return None
+        return self._sessions.review_quietly(session_id)
+
+    def end_conversation(self, session_id: str) -> FlushResult:
+        """Flush the pending turns into memories and close the conversation; NotFoundError if unknown."""
+        self.prepare()
+        return self._sessions.end(session_id)
+
+    def conversation(self, session_id: str) -> Conversation:
+        """A conversation's state (open, counters); NotFoundError if unknown."""
+        self.prepare()
+        return self._sessions.get(session_id)
+
+    def flush_idle_conversations(self, idle: timedelta) -> int:
+        """End open conversations idle for longer than ``idle`` (a crash's leftovers); never raises."""
+        try:
+            self.prepare()
+        except GraphmemError as e:
+            log.warning("idle conversations not flushed: %s", e)
+            return 0
+        return self._sessions.flush_idle(idle)
+
+    def session_start(self, user: str, *, scope: str | None = None, core_limit: int = 20) -> SessionContext:
+        """The user's lessons and core facts to load at session start (scope default ``/user/<user>``)."""
+        self.prepare()
+        return self._sessions.session_start(user, scope=scope, core_limit=core_limit)
+
+    def remember_background(self, items: Sequence[MemoryInput]) -> WriteJob:
+        """Validate a batch now and write it in the background; recall waits for it (same scope).
+
+        Raises what validation raises, and WriteQueueFullError when too many jobs are waiting.
+        """
+        check_inputs(items, self._limits)
+        return self._write_queue.submit(items)
+
+    def write_job(self, job_id: str) -> WriteJob:
+        """A background write's state; NotFoundError if unknown."""
+        return self._write_queue.job(job_id)
+
+    def drain_writes(self, scope: str | None = None, timeout: float = RECALL_DRAIN_TIMEOUT) -> bool:
+        """Wait for pending background writes under ``scope`` (None: all); False if ``timeout`` ran out."""
+        return self._write_queue.drain(scope, timeout)
+
+    def extract(
+        self, text: str, *, store: bool = False, scope: str | None = None, speaker: str | None = None
+    ) -> ExtractResult:
+        """W2: the atomic, self-contained facts in ``text`` (I/my as ``speaker``, else 'the user').
+
+        With ``store``, each fact is remembered under ``scope`` in one batch (belief updates run).
+        Raises InvalidInputError for blank text or a bad scope, TextTooLongError over the limit.
+        """
+        scope = check_extract_input(text, scope, self._limits.max_text_bytes)
+        facts, usage = self._extractor.extract(text, speaker=speaker)
+        stored: list[WriteResult] | None = None
+        if store:
+            items = [
+                MemoryInput(
+                    text=f.text, scope=scope, categories=f.categories or None, importance=f.importance
+                )
+                for f in facts
+            ]
+            stored = self.remember_batch(items) if items else []
+        calls = usage.calls + sum(r.llm_calls for r in stored or [])
+        return ExtractResult(facts=[f.text for f in facts], stored=stored, llm_calls=calls)
+
+    def decisions(
+        self, *, topic: str | None = None, domain: str | None = None, scope: str | None = None
+    ) -> list[DecisionRecord]:
+        """W7: the decision ledger of the ``scope`` subtree, newest first, superseded ones included.
+
+        ``topic`` matches decisions whose text, choice or reasoning holds each of its words
+        (case-insensitive); ``domain`` one of engineering, infra, product, hiring, finance,
+        marketing, personal, general. Raises InvalidInputError for a bad scope.
+        """
+        self.prepare()
+        return DecisionStore(self._executor).find(topic=topic, domain=domain, scope=scope)

@@ -138,15 +138,39 @@ class RecallQuery(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     query: str = Field(min_length=1, max_length=4096)
-    scope: str | None = None
+    scope: str | None = Field(default=None, description="Only this scope and below.")
+    scopes: list[str] | None = Field(
+        default=None, max_length=16, description="A slice: several scope branches read in one query."
+    )
     limit: int = Field(default=10, ge=1, le=100)
     layers: list[Layer] | None = None
     include_superseded: bool = False
+    recent_context: list[str] | None = Field(
+        default=None,
+        max_length=20,
+        description="Recent turns; blended into the query (0.6 query, 0.4 context).",
+    )
+    intent: Literal["decision", "research", "tasks", "chat"] | None = Field(
+        default=None, description="Boosts the layers and categories that intent needs."
+    )
+    as_of: datetime | None = Field(
+        default=None, description="Answer with what was believed at this time (default: the current truth)."
+    )
 
     @field_validator("scope")
     @classmethod
     def _scope_path(cls, value: str | None) -> str | None:
         return None if value is None else normalize_scope(value)
+
+    @field_validator("scopes")
+    @classmethod
+    def _scope_paths(cls, value: list[str] | None) -> list[str] | None:
+        return None if value is None else [normalize_scope(v) for v in value]
+
+    @field_validator("as_of")
+    @classmethod
+    def _as_of(cls, value: datetime | None) -> datetime | None:
+        return _aware(value)
 
     @field_validator("query")
     @classmethod
@@ -233,3 +257,47 @@ class HealthReport(BaseModel):
     neo4j: dict[str, Any]
     counts: dict[str, Any]
     embedding: dict[str, Any] = Field(default_factory=dict)
+
+
+class EntityRecord(BaseModel):
+    """An entity memories mention (graphiti's entities too, whose scope may still be unset)."""
+
+    id: str
+    name: str
+    scope: str | None = None
+    kind: str | None = None
+    summary: str = ""
+    group_id: str | None = None
+    mentions: int = Field(default=0, description="How many memories mention the entity.")
+
+
+DecisionStatus = Literal["active", "superseded"]
+
+
+class DecisionRecord(BaseModel):
+    """A decision from the ledger: what was decided, why, in which domain, and what replaced it."""
+
+    id: str
+    text: str = Field(description="The statement of the decision, as said.")
+    choice: str = Field(default="", description="What was decided (the object of 'decided to ...').")
+    reasoning: str = Field(default="", description="Why, when the text said so.")
+    domain: str
+    outcome: str | None = Field(default=None, description="How it turned out, once known.")
+    decided_at: datetime
+    status: DecisionStatus
+    scope: str
+    memory_id: str | None = Field(default=None, description="The memory the decision was recorded in.")
+    supersedes: list[str] = Field(default_factory=list, description="Ids of the decisions this one reversed.")
+    superseded_by: list[str] = Field(
+        default_factory=list, description="Ids of the decisions that reversed it."
+    )
+
+
+class ExtractResult(BaseModel):
+    """The facts extracted from a text, and what storing them did when asked to."""
+
+    facts: list[str] = Field(description="Atomic, self-contained facts, in the order of the text.")
+    stored: list[WriteResult] | None = Field(
+        default=None, description="One write result per fact when store was asked for, else null."
+    )
+    llm_calls: int = Field(default=0, description="Language-model calls extraction and storing cost.")

@@ -1,11 +1,20 @@
-// Exact nearest memories inside a scope (used when the scope is too small for the ANN index to reach).
+// Exact nearest memories inside the given scopes (when a scope is too small for the ANN index to reach).
 // mode: read
+UNWIND $scopes AS s
 MATCH (m:Memory)
-WHERE (m.scope = $scope OR m.scope STARTS WITH $scope_prefix)
+WHERE (m.scope = s.path OR m.scope STARTS WITH s.prefix)
   AND m.status IN $statuses
   AND ($layers IS NULL OR m.layer IN $layers)
   AND m.strength >= $min_strength
+  AND ($as_of IS NULL OR (m.occurred_at <= $as_of
+       AND NOT EXISTS { MATCH (w:Memory)-[:SUPERSEDES]->(m) WHERE w.occurred_at <= $as_of }))
+WITH DISTINCT m
 WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
 ORDER BY score DESC
 LIMIT $limit
-RETURN m.id AS id, score
+RETURN m.id AS id, score,
+       m.importance AS importance, m.strength AS strength, m.layer AS layer,
+       m.categories AS categories, m.occurred_at.epochSeconds AS occurred,
+       coalesce(m.last_accessed_at, m.occurred_at).epochSeconds AS accessed,
+       coalesce(m.spaced_access_count, 0) AS spaced, coalesce(m.priority, 0.0) AS priority,
+       coalesce(m.pinned, false) AS pinned

@@ -2,9 +2,16 @@
 // mode: read
 CALL db.index.fulltext.queryNodes('memory_text', $text, {limit: $k}) YIELD node AS m, score
 WHERE m.status IN $statuses
-  AND ($scope IS NULL OR m.scope = $scope OR m.scope STARTS WITH $scope_prefix)
+  AND ($scopes IS NULL OR any(s IN $scopes WHERE m.scope = s.path OR m.scope STARTS WITH s.prefix))
   AND ($layers IS NULL OR m.layer IN $layers)
   AND m.strength >= $min_strength
-RETURN m.id AS id, score
+  AND ($as_of IS NULL OR (m.occurred_at <= $as_of
+       AND NOT EXISTS { MATCH (w:Memory)-[:SUPERSEDES]->(m) WHERE w.occurred_at <= $as_of }))
+RETURN m.id AS id, score,
+       m.importance AS importance, m.strength AS strength, m.layer AS layer,
+       m.categories AS categories, m.occurred_at.epochSeconds AS occurred,
+       coalesce(m.last_accessed_at, m.occurred_at).epochSeconds AS accessed,
+       coalesce(m.spaced_access_count, 0) AS spaced, coalesce(m.priority, 0.0) AS priority,
+       coalesce(m.pinned, false) AS pinned
 ORDER BY score DESC
 LIMIT $limit

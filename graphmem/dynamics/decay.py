@@ -24,7 +24,12 @@ def retention(days_since_access: float, spaced_accesses: int) -> float:
 
 
 def decayed_strength(
-    strength_at_access: float, last_access: datetime, now: datetime, spaced_accesses: int, *, pinned: bool = False
+    strength_at_access: float,
+    last_access: datetime,
+    now: datetime,
+    spaced_accesses: int,
+    *,
+    pinned: bool = False,
 ) -> float:
     """The strength now of a memory last accessed at ``last_access`` (pinned memories never fade)."""
     if pinned:

@@ -1,17 +1,27 @@
-"""Recall: vector and fulltext candidates fused by reciprocal rank, then spread to the graph
-neighbourhood of the best hits (episode neighbours, lineage), with a confidence and the gaps."""
+"""Recall: vector and fulltext candidates fused by reciprocal rank, spread to the graph
+neighbourhood of the best hits, reweighted by memory dynamics and intent, then a trust pass.
+
+One read transaction, four to six queries: vector, fulltext, neighbourhood, records, conflicts
+(and an exact vector scan when a narrow scope leaves the ANN index short).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import timedelta
 
-from graphmem.embedding.base import Embedder
+import numpy as np
+
+from graphmem.clock import Clock, SystemClock
+from graphmem.embedding.base import Embedder, blend
 from graphmem.models import MemoryRecord, Recalled, RecallQuery, RecallResult
 from graphmem.recall.fusion import reciprocal_rank_fusion
 from graphmem.recall.lucene import lucene_query
+from graphmem.recall.scoring import Intent, ScoreWeights, composite_factor
+from graphmem.recall.trust import trust_pass
 from graphmem.scopes import scope_filter
 from graphmem.store.executor import Transaction
-from graphmem.store.search import Candidate, Neighbour, SearchFilter, SearchStore
+from graphmem.store.search import Candidate, Facts, Neighbour, SearchFilter, SearchStore
 
 # Cosine similarity of MiniLM embeddings: below LOW nothing is really related, above HIGH it is.
 LOW_SIMILARITY = 0.25
@@ -21,7 +31,7 @@ _VIA = {"NEXT": "next to a match in its episode", "DERIVED_FROM": "lineage of a 
 
 @dataclass(frozen=True)
 class RecallSettings:
-    """Fusion weights (tuned on LoCoMo with bench/locomo_recall.py)."""
+    """Fusion weights (tuned on LoCoMo with bench/locomo_recall.py) and the trust pass's horizon."""
 
     rrf_k: int = 10
     vector_weight: float = 1.0
@@ -29,6 +39,9 @@ class RecallSettings:
     neighbour_weight: float = 0.5
     expand_top: int = 10
     pool: int = 50
+    query_weight: float = 0.6
+    stale_after_days: float = 180.0
+    weights: ScoreWeights = field(default_factory=ScoreWeights)
 
 
 def similarity_confidence(best_cosine: float | None) -> float:
@@ -50,29 +63,54 @@ def evidence_gaps(query: str, results: list[Recalled]) -> list[str]:
     return [f"no memory mentions {t!r}" for t in terms.split(" OR ") if t not in seen]
 
 
+def search_filter(query: RecallQuery) -> SearchFilter:
+    """The Cypher-side filter a recall query asks for."""
+    paths = [*([query.scope] if query.scope is not None else []), *(query.scopes or [])]
+    pairs = [scope_filter(p) for p in paths]
+    scopes = (
+        None if not pairs or any(path is None for path, _ in pairs) else [(p, x) for p, x in pairs if p and x]
+    )
+    as_of = query.as_of
+    statuses = ["active", "superseded"] if query.include_superseded or as_of is not None else ["active"]
+    return SearchFilter(scopes=scopes, statuses=statuses, layers=query.layers, as_of=as_of)
+
+
 @dataclass(frozen=True)
 class _Found:
     vector: list[Candidate]
     ranked: list[tuple[str, float, list[str]]]
     memories: dict[str, MemoryRecord]
+    contradictions: list[tuple[str, str]]
 
 
 class Recaller:
     """Answers recall queries from the graph in one read transaction."""
 
     def __init__(
-        self, search: SearchStore, embedder: Embedder, settings: RecallSettings | None = None
+        self,
+        search: SearchStore,
+        embedder: Embedder,
+        settings: RecallSettings | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self._search = search
         self._embedder = embedder
         self._settings = settings or RecallSettings()
+        self._clock = clock or SystemClock()
+
+    def _query_vector(self, query: RecallQuery) -> list[float]:
+        texts = [query.query, *(query.recent_context or [])]
+        vectors = self._embedder.embed(texts)
+        if len(texts) == 1:
+            return [float(x) for x in vectors[0]]
+        context = np.asarray(vectors[1:]).mean(axis=0)
+        w = self._settings.query_weight
+        return [float(x) for x in blend(np.stack([vectors[0], context]), [w, 1.0 - w])]
 
     def recall(self, query: RecallQuery) -> RecallResult:
         """The memories that best answer ``query``."""
-        scope, prefix = scope_filter(query.scope)
-        statuses = ["active", "superseded"] if query.include_superseded else ["active"]
-        where = SearchFilter(scope=scope, scope_prefix=prefix, statuses=statuses, layers=query.layers)
-        embedding = self._embedder.embed_one(query.query).tolist()
+        where = search_filter(query)
+        embedding = self._query_vector(query)
         lucene = lucene_query(query.query)
         pool = max(self._settings.pool, query.limit * 3)
         s = self._settings
@@ -89,8 +127,9 @@ class Recaller:
             )
             seeds = [memory_id for memory_id, _, _ in fused[: s.expand_top]]
             neighbours = self._search.neighbourhood(tx, seeds, where)
-            ranked = self._rank(vector, fused, neighbours, query.limit)
-            return _Found(vector, ranked, self._search.fetch(tx, [m for m, _, _ in ranked]))
+            ranked = self._rank(vector, fulltext, fused, neighbours, query.limit, query.intent)
+            ids = [m for m, _, _ in ranked]
+            return _Found(vector, ranked, self._search.fetch(tx, ids), self._search.contradictions(tx, ids))
 
         found = self._search.read(work)
         results = [
@@ -98,6 +137,9 @@ class Recaller:
             for m, score, reasons in found.ranked
             if m in found.memories
         ]
+        results = trust_pass(
+            results, found.contradictions, self._clock.now(), timedelta(days=self._settings.stale_after_days)
+        )
         best = max((c.score for c in found.vector), default=None)
         return RecallResult(
             results=results,
@@ -108,12 +150,15 @@ class Recaller:
     def _rank(
         self,
         vector: list[Candidate],
+        fulltext: list[Candidate],
         fused: list[tuple[str, float, list[str]]],
         neighbours: list[Neighbour],
         limit: int,
+        intent: Intent | None,
     ) -> list[tuple[str, float, list[str]]]:
-        """Fused scores spread to graph neighbours; the best ``limit`` as (id, score, reasons)."""
+        """Fused scores spread to graph neighbours and reweighted (R2, R3); the best ``limit``."""
         cosine = {c.id: c.score for c in vector}
+        facts: dict[str, Facts] = {c.id: c.facts for c in [*fulltext, *vector]}
         scores = {memory_id: score for memory_id, score, _ in fused}
         reasons: dict[str, list[str]] = {
             memory_id: [
@@ -124,11 +169,18 @@ class Recaller:
         }
         base = dict(scores)
         for n in neighbours:
+            facts.setdefault(n.id, n.facts)
             seed_score, own = base[n.seed_id], scores.get(n.id, 0.0)
             if own < seed_score:  # context rises towards its seed, never above it
                 scores[n.id] = min(own + self._settings.neighbour_weight * seed_score, seed_score * 0.999)
             reason = _VIA.get(n.via, n.via)
             if reason not in reasons.setdefault(n.id, []):
                 reasons[n.id].append(reason)
+        now = self._clock.now()
+        for memory_id in scores:
+            factor = composite_factor(facts[memory_id], now, self._settings.weights, intent)
+            scores[memory_id] *= factor
+            if intent is not None and factor > 1.0:
+                reasons[memory_id].append(f"fits intent {intent}")
         ranked = sorted(scores, key=lambda memory_id: -scores[memory_id])[:limit]
         return [(m, scores[m], reasons[m]) for m in ranked]

@@ -1,14 +1,15 @@
 """Candidate search over memories: vector (ANN and exact), fulltext and graph neighbourhood, all
-filtered inside Cypher. One recall is one read transaction of three or four queries."""
+filtered inside Cypher (scopes, layers, status, time). One recall is one read transaction."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, TypeVar
 
 from graphmem.models import MemoryRecord
-from graphmem.store.executor import QueryExecutor, Transaction
+from graphmem.store.executor import QueryExecutor, Row, Transaction
 from graphmem.store.memories import cosine_from_index_score
 from graphmem.store.records import to_memory
 
@@ -20,20 +21,35 @@ T = TypeVar("T")
 class SearchFilter:
     """Which memories a search may return."""
 
-    scope: str | None
-    scope_prefix: str | None
+    scopes: list[tuple[str, str]] | None  # (path, path + "/"); None reads every scope
     statuses: list[str]
     layers: Sequence[str] | None
+    as_of: datetime | None = None
 
     def params(self) -> dict[str, Any]:
         """The filter as Cypher parameters."""
         return {
-            "scope": self.scope,
-            "scope_prefix": self.scope_prefix,
+            "scopes": None if self.scopes is None else [{"path": p, "prefix": x} for p, x in self.scopes],
             "statuses": self.statuses,
             "layers": None if self.layers is None else list(self.layers),
             "min_strength": MIN_VISIBLE_STRENGTH,
+            "as_of": self.as_of,
         }
+
+
+@dataclass(frozen=True)
+class Facts:
+    """The scalar properties ranking needs (cheap to read, unlike whole records)."""
+
+    importance: float
+    strength: float
+    layer: str
+    categories: tuple[str, ...]
+    occurred: float
+    accessed: float
+    spaced: int
+    priority: float
+    pinned: bool
 
 
 @dataclass(frozen=True)
@@ -42,6 +58,7 @@ class Candidate:
 
     id: str
     score: float
+    facts: Facts
 
 
 @dataclass(frozen=True)
@@ -51,6 +68,21 @@ class Neighbour:
     seed_id: str
     via: str
     id: str
+    facts: Facts
+
+
+def _facts(row: Row) -> Facts:
+    return Facts(
+        importance=float(row["importance"] if row["importance"] is not None else 0.5),
+        strength=float(row["strength"] if row["strength"] is not None else 1.0),
+        layer=str(row["layer"]),
+        categories=tuple(row["categories"] or ()),
+        occurred=float(row["occurred"] or 0),
+        accessed=float(row["accessed"] or 0),
+        spaced=int(row["spaced"] or 0),
+        priority=float(row["priority"] or 0.0),
+        pinned=bool(row["pinned"]),
+    )
 
 
 class SearchStore:
@@ -69,21 +101,21 @@ class SearchStore:
     ) -> list[Candidate]:
         """Nearest memories by embedding.
 
-        The ANN index returns the global top ``k`` before filtering; when a narrow scope leaves
-        fewer than ``min_results`` of them, an exact scan of that scope takes over, so a small
+        The ANN index returns the global top ``k`` before filtering; when narrow scopes leave
+        fewer than ``min_results`` of them, an exact scan of those scopes takes over, so a small
         tenant in a large graph still gets its own best memories.
         """
         params = where.params()
         rows = tx.run("search/vector_candidates", embedding=embedding, k=k, limit=limit, **params)
-        if len(rows) < min_results and where.scope is not None:
+        if len(rows) < min_results and where.scopes is not None:
             rows = tx.run("search/exact_vector_candidates", embedding=embedding, limit=limit, **params)
-        return [Candidate(r["id"], cosine_from_index_score(float(r["score"]))) for r in rows]
+        return [Candidate(r["id"], cosine_from_index_score(float(r["score"])), _facts(r)) for r in rows]
 
     @staticmethod
     def fulltext(tx: Transaction, lucene: str, where: SearchFilter, *, k: int, limit: int) -> list[Candidate]:
         """Best BM25 matches of a Lucene query."""
         rows = tx.run("search/fulltext_candidates", text=lucene, k=k, limit=limit, **where.params())
-        return [Candidate(r["id"], float(r["score"])) for r in rows]
+        return [Candidate(r["id"], float(r["score"]), _facts(r)) for r in rows]
 
     @staticmethod
     def neighbourhood(tx: Transaction, seeds: list[str], where: SearchFilter) -> list[Neighbour]:
@@ -91,7 +123,7 @@ class SearchStore:
         if not seeds:
             return []
         rows = tx.run("search/expand_neighbourhood", seeds=seeds, **where.params())
-        return [Neighbour(r["seed"], r["via"], r["id"]) for r in rows]
+        return [Neighbour(r["seed"], r["via"], r["id"], _facts(r)) for r in rows]
 
     @staticmethod
     def fetch(tx: Transaction, ids: list[str]) -> dict[str, MemoryRecord]:
@@ -100,3 +132,10 @@ class SearchStore:
             return {}
         records = [to_memory(r["memory"]) for r in tx.run("search/fetch_memories", ids=ids)]
         return {m.id: m for m in records}
+
+    @staticmethod
+    def contradictions(tx: Transaction, ids: list[str]) -> list[tuple[str, str]]:
+        """CONTRADICTS edges (newer, older) among ``ids``."""
+        if len(ids) < 2:
+            return []
+        return [(r["a"], r["b"]) for r in tx.run("search/contradictions_among", ids=ids)]

@@ -109,7 +109,9 @@ class RememberPipeline:
         The whole batch is one transaction: on any error nothing is written.
         """
         check_inputs(items, self._limits)
-        needs_fields = [i for i, item in enumerate(items) if item.categories is None or item.importance is None]
+        needs_fields = [
+            i for i, item in enumerate(items) if item.categories is None or item.importance is None
+        ]
         items, field_usage = self._fields.complete(items)
         now = self._clock.now()
         vectors = self._embedder.embed([item.text for item in items])

@@ -168,12 +168,8 @@ def test_newer_belief_supersedes_and_history_shows_both_ways(memory: Memory, sco
 
 
 def test_outdated_statement_arriving_late_is_stored_superseded(memory: Memory, scope: str) -> None:
-    newer = memory.remember(
-        "I moved to Berlin.", scope=scope, occurred_at=datetime(2024, 2, 1, tzinfo=UTC)
-    )
-    older = memory.remember(
-        "I live in Paris.", scope=scope, occurred_at=datetime(2023, 5, 1, tzinfo=UTC)
-    )
+    newer = memory.remember("I moved to Berlin.", scope=scope, occurred_at=datetime(2024, 2, 1, tzinfo=UTC))
+    older = memory.remember("I live in Paris.", scope=scope, occurred_at=datetime(2023, 5, 1, tzinfo=UTC))
     assert older.memory.status == "superseded"
     assert f"superseded_by:{newer.memory.id}" in older.actions
     assert memory.get(newer.memory.id).status == "active"

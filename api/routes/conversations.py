@@ -1,0 +1,46 @@
+"""Conversations: record turns (the memory nudge runs after the reply), end and flush, inspect."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, BackgroundTasks, Request, status
+
+from api.deps import MemoryDep
+from api.schemas import ERROR_RESPONSES, TurnRequest
+from graphmem.conversations.models import Conversation, FlushResult, TurnResult
+
+router = APIRouter(tags=["conversations"], responses=ERROR_RESPONSES)
+
+
+@router.post(
+    "/conversations/{session_id}/turns", status_code=status.HTTP_201_CREATED, response_model=TurnResult
+)
+def record_turn(
+    session_id: str, body: TurnRequest, memory: MemoryDep, request: Request, background: BackgroundTasks
+) -> TurnResult:
+    """Record one turn. Every N user turns (`review_scheduled`) the pending turns are reviewed for
+    facts, preferences, instructions, routines and lessons after this response is sent; a failed
+    review is logged and its turns stay pending for the next review or the flush."""
+    result = memory.record_turn(
+        session_id,
+        body.role,
+        body.text,
+        user=body.user,
+        scope=body.scope,
+        at=body.at,
+        nudge_every=request.app.state.nudge_every_user_turns,
+    )
+    if result.review_scheduled:
+        background.add_task(memory.review_conversation, session_id)
+    return result
+
+
+@router.post("/conversations/{session_id}/end", response_model=FlushResult)
+def end_conversation(session_id: str, memory: MemoryDep) -> FlushResult:
+    """End the session: extract and store its pending turns now, then close it (a new turn reopens it)."""
+    return memory.end_conversation(session_id)
+
+
+@router.get("/conversations/{session_id}", response_model=Conversation)
+def get_conversation(session_id: str, memory: MemoryDep) -> Conversation:
+    """A conversation's state: open or closed, turn counts, user turns until the next review."""
+    return memory.conversation(session_id)

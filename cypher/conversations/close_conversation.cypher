@@ -1,0 +1,5 @@
+// Close a conversation whose pending turns were just flushed (nothing left to count); no row for an unknown id.
+// mode: write
+MATCH (c:Conversation {id: $conversation_id})
+SET c.open = false, c.ended_at = $now, c.turns_since_review = 0
+RETURN c {.*} AS conversation

@@ -1,0 +1,10 @@
+// Record that newer decisions reverse older ones: a SUPERSEDES edge (new -> old), the older one superseded.
+// mode: write
+UNWIND $rows AS row
+MATCH (winner:Decision {id: row.winner_id})
+MATCH (loser:Decision {id: row.loser_id})
+MERGE (winner)-[s:SUPERSEDES]->(loser)
+  ON CREATE SET s.detected_at = row.detected_at, s.reason = row.reason
+SET loser.status = 'superseded',
+    loser.superseded_at = row.detected_at
+RETURN count(s) AS applied

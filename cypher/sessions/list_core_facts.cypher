@@ -1,0 +1,10 @@
+// The most important and strongest active non-instruction memories of a scope subtree (the core profile).
+// mode: read
+MATCH (m:Memory)
+WHERE m.status = 'active'
+  AND (m.scope = $scope OR m.scope STARTS WITH $scope_prefix)
+  AND NOT 'instruction' IN m.categories
+  AND m.strength >= $min_strength
+RETURN m {.*, embedding: null} AS memory
+ORDER BY m.importance * m.strength DESC, m.occurred_at DESC
+LIMIT $limit

@@ -1,0 +1,75 @@
+"""The data of conversations: turns, conversation state, what a review stored, a session's context."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from graphmem.models import MemoryRecord
+
+Role = Literal["user", "assistant"]
+
+
+class Turn(BaseModel):
+    """One message of a conversation, as stored in the graph."""
+
+    id: str
+    conversation_id: str
+    seq: int = Field(description="1 for the conversation's first turn, then 2, 3...")
+    role: Role
+    text: str
+    at: datetime
+    processed: bool = Field(description="True once a review has extracted its memories")
+
+
+class Conversation(BaseModel):
+    """A conversation (session) and the counters of the memory nudge."""
+
+    id: str
+    user: str | None = None
+    scope: str = Field(description="Where memories extracted from this conversation are stored")
+    started_at: datetime
+    last_turn_at: datetime
+    open: bool
+    ended_at: datetime | None = None
+    turn_count: int = 0
+    user_turns: int = 0
+    turns_since_review: int = Field(
+        default=0, description="User turns since the last review was scheduled; a review runs at N"
+    )
+
+
+class TurnResult(BaseModel):
+    """A recorded turn, and whether it made a review due (the caller runs it after replying)."""
+
+    turn: Turn
+    review_scheduled: bool
+
+
+class ReviewOutcome(BaseModel):
+    """What one review (a nudge or a flush) did with a conversation's pending turns."""
+
+    conversation_id: str
+    turns_processed: int = Field(description="Pending turns reviewed and marked processed")
+    stored: int = Field(description="Memories created or reinforced from them")
+    lessons: int = Field(description="Of those, lessons (instruction memories from corrections)")
+    llm_calls: int = 0
+
+
+class FlushResult(ReviewOutcome):
+    """A conversation ended: its pending turns flushed, then closed."""
+
+    conversation: Conversation
+
+
+class SessionContext(BaseModel):
+    """What an agent loads at session start: the user's lessons and core facts."""
+
+    user: str
+    scope: str
+    lessons: list[MemoryRecord] = Field(description="Active instruction memories, most important first")
+    core_facts: list[MemoryRecord] = Field(
+        description="The most important and strongest other active memories (the core profile)"
+    )

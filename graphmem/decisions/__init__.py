@@ -1,0 +1,3 @@
+"""W7 decisions ledger: decisions stated in memories become ``Decision`` nodes, reversals link the
+newer to the older with ``SUPERSEDES``. See :class:`graphmem.decisions.recorder.DecisionRecorder`.
+"""

@@ -1,0 +1,312 @@
+"""W6: finding the entities a text mentions, offline (capitalisation and a small lexicon) or with an LLM.
+
+The offline extractor reads proper-noun spans: runs of capitalised words ("Melanie", "New York",
+"Bank of America"), names written with inner capitals ("PostgreSQL", "iPhone"), known product
+names in any case ("postgres", "mysql"), and the speaker of the text. It skips pronouns, days and
+months, and words capitalised only because they open a sentence ("Yesterday", "We", "Let's").
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pydantic import BaseModel, Field
+
+from graphmem.entities.lexicon import (
+    COMMON_OPENERS,
+    EVERYDAY_WORDS,
+    GENERIC_ACRONYMS,
+    KNOWN_PRODUCTS,
+    NAME_CONNECTORS,
+    PERSON_TITLES,
+    PRODUCT_ALIASES,
+    PRONOUNS,
+    TIME_WORDS,
+    TITLES,
+)
+from graphmem.entities.names import entity_key
+from graphmem.errors import LLMError
+from graphmem.llm.base import LLM, Usage
+
+log = logging.getLogger(__name__)
+
+_SPEAKER_PREFIX = re.compile(r"^\s*([A-Z][\w.'-]{0,40}(?: [A-Z][\w.'-]{0,40})?)\s*:\s+")
+_TOKEN = re.compile(
+    r"[A-Za-z0-9]+(?:[.&-][A-Za-z0-9]+)*(?:\+\+|#)?(?:['\u2019](?:s|m|re|ve|ll|d|t)\b|(?<=s)['\u2019](?!\w))?"
+)
+_POSSESSIVE = re.compile(r"(?:['\u2019]s|(?<=s)['\u2019])$")
+_SENTENCE_BREAK = frozenset('.!?:;"(\u201c')
+_VERB_LIKE_SUFFIXES = ("ly", "ing", "ed")
+TECHNOLOGY = "technology"
+PERSON = "person"
+
+
+class EntityMention(BaseModel):
+    """An entity a text mentions, as written there (or in its canonical spelling when known)."""
+
+    name: str = Field(min_length=1, description="the entity's name as written, without possessive 's")
+    kind: str | None = Field(
+        default=None,
+        description="person, organization, place, product, technology, project, event or other; "
+        "null when unsure",
+    )
+
+
+@dataclass(frozen=True)
+class _Token:
+    """One word of the text with what capitalisation says about it."""
+
+    text: str
+    bare: str
+    start: int
+    end: int
+    sentence_start: bool
+
+    @property
+    def lower(self) -> str:
+        return self.bare.lower()
+
+    @property
+    def capitalised(self) -> bool:
+        return self.bare[:1].isupper()
+
+    @property
+    def inner_capitals(self) -> bool:
+        """Shaped like a product name: 'PostgreSQL', 'iPhone', 'macOS' (not 'USA', not 'Alice')."""
+        rest = self.bare[1:]
+        return any(c.isupper() for c in rest) and any(c.islower() for c in self.bare)
+
+    @property
+    def possessive(self) -> bool:
+        return self.bare != self.text
+
+
+def _tokens(body: str) -> list[_Token]:
+    found: list[_Token] = []
+    for m in _TOKEN.finditer(body):
+        before = body[: m.start()].rstrip()
+        starts = not before or before[-1] in _SENTENCE_BREAK
+        if starts and before.endswith(".") and found and found[-1].lower in TITLES:
+            starts = False  # "Dr. Smith": the full stop belongs to the title
+        text = m.group(0)
+        bare = _POSSESSIVE.sub("", text)
+        found.append(_Token(text, bare or text, m.start(), m.end(), starts))
+    return found
+
+
+def _known_product(token: _Token) -> str | None:
+    canonical = PRODUCT_ALIASES.get(token.lower) or KNOWN_PRODUCTS.get(token.lower)
+    if canonical is None or (token.lower in EVERYDAY_WORDS and not token.capitalised):
+        return None
+    return canonical
+
+
+def _namey(token: _Token) -> bool:
+    """Could this word be part of a name, judging by its shape alone?"""
+    if token.lower in PRONOUNS or token.lower in TIME_WORDS or token.bare.isdigit():
+        return False
+    return token.capitalised or token.inner_capitals
+
+
+def _joined(body: str, left: _Token, right: _Token) -> bool:
+    """Whether two words are one name's parts: only spaces between them ('Dr.' may keep its stop)."""
+    gap = body[left.end : right.start]
+    if left.possessive:
+        return False
+    return gap == " " or (left.lower in TITLES and gap in (". ", "."))
+
+
+def _spans(body: str, tokens: list[_Token]) -> list[list[_Token]]:
+    """Runs of name-shaped words, allowing 'of', 'van'... between two of them."""
+    spans: list[list[_Token]] = []
+    current: list[_Token] = []
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if _namey(token) and (not current or _joined(body, current[-1], token)):
+            current.append(token)
+        elif (
+            current
+            and token.lower in NAME_CONNECTORS
+            and i + 1 < len(tokens)
+            and _namey(tokens[i + 1])
+            and _joined(body, current[-1], token)
+            and _joined(body, token, tokens[i + 1])
+        ):
+            current += [token, tokens[i + 1]]
+            i += 1
+        else:
+            if current:
+                spans.append(current)
+            current = [token] if _namey(token) else []
+        i += 1
+    if current:
+        spans.append(current)
+    return spans
+
+
+def _trim_opener(
+    span: list[_Token], capitalised_elsewhere: set[str], lower_elsewhere: set[str]
+) -> list[_Token]:
+    """Drop a first word that is capitalised only because it opens the sentence."""
+    first = span[0]
+    if not first.sentence_start or _known_product(first) or first.inner_capitals:
+        return span
+    if first.lower in COMMON_OPENERS or first.lower in lower_elsewhere:
+        return span[1:]
+    verb_like = first.lower.endswith(_VERB_LIKE_SUFFIXES)
+    if len(span) == 1 and verb_like and first.lower not in capitalised_elsewhere:
+        return []
+    return span
+
+
+def _mention(span: list[_Token], body: str) -> EntityMention | None:
+    while span and span[-1].lower in NAME_CONNECTORS:
+        span = span[:-1]
+    if not span:
+        return None
+    if len(span) == 1:
+        token = span[0]
+        product = _known_product(token)
+        if product is not None:
+            return EntityMention(name=product, kind=TECHNOLOGY)
+        if token.lower in GENERIC_ACRONYMS or len(token.bare) < 2:
+            return None
+        return EntityMention(name=token.bare, kind=TECHNOLOGY if token.inner_capitals else None)
+    name = body[span[0].start : span[-1].start] + span[-1].bare
+    kind = PERSON if span[0].lower in PERSON_TITLES else None
+    return EntityMention(name=" ".join(name.split()), kind=kind)
+
+
+def speaker_prefix(text: str) -> tuple[str | None, str]:
+    """The 'Name:' a transcript line opens with (None when there is none), and the rest of the line."""
+    match = _SPEAKER_PREFIX.match(text)
+    if match is None:
+        return None, text
+    return match.group(1), text[match.end() :]
+
+
+def extract_entities(text: str, speaker: str | None = None) -> list[EntityMention]:
+    """The entities ``text`` mentions, speaker first, each once (by :func:`entity_key`). Raises nothing."""
+    prefixed, body = speaker_prefix(text)
+    found = [EntityMention(name=s.strip(), kind=PERSON) for s in (speaker, prefixed) if s]
+    tokens = _tokens(body)
+    capitalised_elsewhere = {t.lower for t in tokens if t.capitalised and not t.sentence_start}
+    lower_elsewhere = {t.lower for t in tokens if not t.capitalised and not t.inner_capitals}
+    for span in _spans(body, tokens):
+        trimmed = _trim_opener(span, capitalised_elsewhere, lower_elsewhere)
+        mention = _mention(trimmed, body) if trimmed else None
+        if mention is not None:
+            found.append(mention)
+    for token in tokens:
+        product = _known_product(token)
+        if product is not None and not _namey(token):
+            found.append(EntityMention(name=product, kind=TECHNOLOGY))
+    return unique_mentions(found)
+
+
+def unique_mentions(mentions: Sequence[EntityMention]) -> list[EntityMention]:
+    """``mentions`` without repeats of a key (the first spelling wins; a known kind fills a missing one)."""
+    by_key: dict[str, EntityMention] = {}
+    for mention in mentions:
+        key = entity_key(mention.name)
+        if not key:
+            continue
+        kept = by_key.get(key)
+        if kept is None:
+            by_key[key] = mention
+        elif kept.kind is None and mention.kind is not None:
+            by_key[key] = EntityMention(name=kept.name, kind=mention.kind)
+    return list(by_key.values())
+
+
+class _TextEntities(BaseModel):
+    """The entities of one numbered text."""
+
+    index: int = Field(description="the number of the text, as given")
+    entities: list[EntityMention] = Field(default_factory=list)
+
+
+class ExtractedEntities(BaseModel):
+    """The named entities (people, organisations, places, products, projects, events) of each text."""
+
+    texts: list[_TextEntities] = Field(default_factory=list)
+
+
+SYSTEM = (
+    "You find the named entities each text mentions: people, organisations, places, products, "
+    "technologies, projects and events, by their proper names. Leave out pronouns, dates, days, "
+    "months, and common nouns ('the team', 'my sister'). Write each name once per text, as written "
+    "but without a possessive 's. When a text has a speaker, the speaker is an entity too."
+)
+DEFAULT_TEXTS_PER_CALL = 25
+
+
+def _prompt(texts: Sequence[str], speakers: Sequence[str | None], offset: int) -> str:
+    lines = []
+    for i, (text, speaker) in enumerate(zip(texts, speakers, strict=True)):
+        who = f" (speaker: {speaker})" if speaker else ""
+        lines.append(f"[{offset + i}]{who} {text}")
+    return "Texts:\n" + "\n".join(lines)
+
+
+def _clean(mentions: Sequence[EntityMention], speaker: str | None) -> list[EntityMention]:
+    kept = [EntityMention(name=speaker.strip(), kind=PERSON)] if speaker else []
+    for m in mentions:
+        name = " ".join(m.name.split())
+        if name and name.lower() not in PRONOUNS and name.lower() not in TIME_WORDS:
+            kept.append(EntityMention(name=name, kind=(m.kind or None) and m.kind.lower()))
+    return unique_mentions(kept)
+
+
+class EntityExtractor:
+    """Finds the entities of a batch of texts: one LLM call per ``texts_per_call`` texts, offline otherwise.
+
+    Without a model, or when a call fails (LLMError), the offline extractor answers for the texts
+    that call covered; a text the model's answer leaves out gets the offline answer too.
+    """
+
+    def __init__(self, llm: LLM, *, texts_per_call: int = DEFAULT_TEXTS_PER_CALL) -> None:
+        self._llm = llm
+        self._texts_per_call = max(1, texts_per_call)
+
+    def extract_batch(
+        self, texts: Sequence[str], speakers: Sequence[str | None] | None = None
+    ) -> tuple[list[list[EntityMention]], Usage]:
+        """The entities of each text, in input order, and what the model calls cost. Raises nothing."""
+        who: list[str | None] = list(speakers) if speakers is not None else [None] * len(texts)
+        if len(who) != len(texts):
+            raise ValueError("give one speaker (or None) per text")
+        if not self._llm.available:
+            return [extract_entities(t, s) for t, s in zip(texts, who, strict=True)], Usage()
+        results: list[list[EntityMention]] = []
+        usage = Usage()
+        for start in range(0, len(texts), self._texts_per_call):
+            chunk = list(texts[start : start + self._texts_per_call])
+            chunk_who = who[start : start + self._texts_per_call]
+            found, spent = self._ask(chunk, chunk_who, start)
+            results += found
+            usage += spent
+        return results, usage
+
+    def _ask(
+        self, texts: list[str], speakers: list[str | None], offset: int
+    ) -> tuple[list[list[EntityMention]], Usage]:
+        offline = [extract_entities(t, s) for t, s in zip(texts, speakers, strict=True)]
+        try:
+            reply = self._llm.structured(
+                task="entities",
+                system=SYSTEM,
+                prompt=_prompt(texts, speakers, offset),
+                output=ExtractedEntities,
+                max_tokens=2048,
+            )
+        except LLMError as e:
+            log.warning("entity extraction falls back to the offline extractor: %s", e)
+            return offline, Usage(calls=1)
+        answered = {item.index - offset: item.entities for item in reply.value.texts}
+        found = [_clean(answered[i], speakers[i]) if i in answered else offline[i] for i in range(len(texts))]
+        return found, reply.usage
