@@ -19,7 +19,9 @@ from graphmem.conversations.models import (
     TurnResult,
 )
 from graphmem.conversations.sessions import DEFAULT_NUDGE_EVERY, conversation_sessions
+from graphmem.decisions.recorder import DecisionRecorder
 from graphmem.embedding.base import Embedder
+from graphmem.entities.linker import EntityLinker
 from graphmem.errors import DatabaseUnavailableError, GraphmemError
 from graphmem.llm.base import LLM
 from graphmem.llm.none import NoLLM
@@ -39,14 +41,16 @@ from graphmem.models import (
 )
 from graphmem.recall.search import Recaller
 from graphmem.store.decisions import DecisionStore
+from graphmem.store.entities import EntityStore
 from graphmem.store.executor import QueryExecutor
 from graphmem.store.memories import MemoryStore
 from graphmem.store.schema import apply_schema, check_embedding_model
 from graphmem.store.search import SearchStore
 from graphmem.write.extract import FactExtractor, check_extract_input
 from graphmem.write.fields import FieldInference
+from graphmem.write.links import DecisionRecording, EntityLinking
 from graphmem.write.queue import RECALL_DRAIN_TIMEOUT, WriteJob, WriteQueue
-from graphmem.write.remember import RememberPipeline, WriteLimits, check_inputs
+from graphmem.write.remember import GraphLinker, RememberPipeline, WriteLimits, check_inputs
 
 log = logging.getLogger(__name__)
 
@@ -74,8 +78,14 @@ class Memory:
         self._limits = limits or WriteLimits()
         self._store = MemoryStore(executor)
         checker = BeliefChecker(self._llm, beliefs)
+        linkers: list[GraphLinker] = [
+            # Offline entity extraction on the write path (no model call per write); with a model
+            # configured, graphiti extracts entities and facts from the same memories afterwards.
+            EntityLinking(EntityLinker(NoLLM(), embedder, EntityStore(executor), clock=clock)),
+            DecisionRecording(DecisionRecorder(self._llm, embedder, DecisionStore(executor), clock=clock)),
+        ]
         self._writer = RememberPipeline(
-            self._store, embedder, clock, self._limits, checker, FieldInference(self._llm)
+            self._store, embedder, clock, self._limits, checker, FieldInference(self._llm), linkers
         )
         self._recaller = Recaller(SearchStore(executor), embedder)
         self._extractor = FactExtractor(self._llm)

@@ -233,6 +233,18 @@ SYSTEM = (
 DEFAULT_TEXTS_PER_CALL = 25
 
 
+_CUE = re.compile(
+    r"\b(decid\w*|decision|chose|choose|chosen|picked|pick|go(?:ing)? with|settled on|opted|opt for|"
+    r"will use|we'll use|switch(?:ed|ing)? to|adopt\w*|revert\w*|reverse\w*|drop(?:ped)?|plan to)\b",
+    re.IGNORECASE,
+)
+
+
+def has_decision_cue(text: str) -> bool:
+    """Whether ``text`` has a word that announces a decision (worth asking the model about)."""
+    return _CUE.search(text) is not None
+
+
 class DecisionDetector:
     """Finds decisions in a batch of texts: one LLM call per ``texts_per_call`` texts, offline otherwise.
 
@@ -246,14 +258,19 @@ class DecisionDetector:
 
     def detect_batch(self, texts: Sequence[str]) -> tuple[list[DecisionDraft | None], Usage]:
         """The decision of each text (None for none), in input order, and what the calls cost."""
-        if not self._llm.available:
-            return [detect_decision(t) for t in texts], Usage()
-        found: list[DecisionDraft | None] = []
+        found: list[DecisionDraft | None] = [None] * len(texts)
+        cued = [i for i, t in enumerate(texts) if self._llm.available and has_decision_cue(t)]
+        asked = set(cued)
+        for i, text in enumerate(texts):
+            if i not in asked:
+                found[i] = detect_decision(text)
         usage = Usage()
-        for start in range(0, len(texts), self._texts_per_call):
-            chunk = list(texts[start : start + self._texts_per_call])
-            drafts, spent = self._ask(chunk, start)
-            found += drafts
+        # Only texts with a decision cue go to the model: a batch of plain facts costs no call.
+        for start in range(0, len(cued), self._texts_per_call):
+            chunk = cued[start : start + self._texts_per_call]
+            drafts, spent = self._ask([texts[i] for i in chunk], 0)
+            for i, draft in zip(chunk, drafts, strict=True):
+                found[i] = draft
             usage += spent
         return found, usage
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -148,6 +148,7 @@ class MemoryStore:
         reinforce: Sequence[Reinforcement],
         supersede: Sequence[Supersession],
         sequence: Sequence[tuple[str, str]] = (),
+        after: Sequence[Callable[[Transaction], None]] = (),
     ) -> WriteOutcome:
         """Create, reinforce and supersede in one transaction: all of it, or nothing."""
 
@@ -175,6 +176,8 @@ class MemoryStore:
                 tx.run("beliefs/apply_supersessions", rows=[vars(s) for s in supersede])
             if sequence:
                 tx.run("memories/link_sequence", pairs=[{"before": a, "after": b} for a, b in sequence])
+            for step in after:
+                step(tx)
             return WriteOutcome(created=created, reinforced=reinforced)
 
         return self._executor.write_unit(work, "remember_batch")

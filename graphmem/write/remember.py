@@ -7,11 +7,13 @@ then write everything in one transaction.
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from itertools import pairwise
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -23,8 +25,10 @@ from graphmem.dynamics.contradiction import contradiction_beta, penalised_streng
 from graphmem.dynamics.reinforcement import is_spaced, reinforce
 from graphmem.embedding.base import Embedder
 from graphmem.errors import InvalidInputError, TextTooLongError
+from graphmem.llm.base import Usage
 from graphmem.models import MemoryInput, MemoryRecord, WriteResult
 from graphmem.scopes import ROOT
+from graphmem.store.executor import Transaction
 from graphmem.store.memories import MemoryStore, NewMemory, Reinforcement, StoredNeighbour, Supersession
 from graphmem.write.dedup import batch_duplicates
 from graphmem.write.fields import FieldInference
@@ -32,6 +36,20 @@ from graphmem.write.fields import FieldInference
 DEFAULT_IMPORTANCE = 0.5
 DEFAULT_CONFIDENCE = 1.0
 INITIAL_STRENGTH = 1.0
+
+
+class GraphLinker(Protocol):
+    """A write-path stage that links new memories into the graph (entities, decisions)."""
+
+    def plan(
+        self, memories: Sequence[NewMemory], speakers: Sequence[str | None]
+    ) -> tuple[list[dict[str, Any]], Usage]:
+        """Work out, before the transaction, the rows to write for these new memories."""
+        ...
+
+    def write(self, tx: Transaction, rows: list[dict[str, Any]]) -> None:
+        """Write the planned rows inside the write transaction."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -95,6 +113,7 @@ class RememberPipeline:
         limits: WriteLimits,
         beliefs: BeliefChecker,
         fields: FieldInference,
+        linkers: Sequence[GraphLinker] = (),
     ) -> None:
         self._store = store
         self._embedder = embedder
@@ -102,6 +121,7 @@ class RememberPipeline:
         self._limits = limits
         self._beliefs = beliefs
         self._fields = fields
+        self._linkers = tuple(linkers)
 
     def remember(self, items: Sequence[MemoryInput]) -> list[WriteResult]:
         """Store each item (or reinforce its stored near-duplicate); results in input order.
@@ -137,8 +157,17 @@ class RememberPipeline:
             for d in drafts:
                 if d.index == needs_fields[0]:
                     d.llm_calls += field_usage.calls
+        after = []
+        for (
+            linker
+        ) in self._linkers:  # W6 entities, W7 decisions: planned now, written in the same transaction
+            rows, usage = linker.plan(create, [speaker_of(d.item) for d in fresh])
+            if usage.calls and fresh:
+                fresh[0].llm_calls += usage.calls
+            if rows:
+                after.append(functools.partial(linker.write, rows=rows))
         outcome = self._store.apply(
-            create, list(reinforcements.values()), supersessions, _episode_pairs(fresh)
+            create, list(reinforcements.values()), supersessions, _episode_pairs(fresh), after
         )
         return self._results(owners, drafts, outcome.created, outcome.reinforced)
 

@@ -183,7 +183,11 @@ def test_llm_detection_is_one_call_per_batch_and_falls_back_per_text() -> None:
         }
     )
     drafts, usage = DecisionDetector(llm).detect_batch(
-        ["Fly it is, for latency.", "We decided to use Kafka.", "We decided to adopt Rust for the CLI."]
+        [
+            "Fly it is, we picked it for latency.",
+            "We decided to use Kafka.",
+            "We decided to adopt Rust for the CLI.",
+        ]
     )
     assert usage.calls == 1 and len(llm.calls) == 1
     assert drafts[0] is not None and (drafts[0].choice, drafts[0].domain) == ("run on Fly.io", "infra")
@@ -197,3 +201,9 @@ def test_llm_failure_or_no_model_uses_the_offline_detector() -> None:
     assert drafts[0] is not None and drafts[0].choice == "use Kafka" and usage.calls == 1
     drafts, usage = DecisionDetector(NoLLM()).detect_batch(["We decided to use Kafka.", "hello"])
     assert usage.calls == 0 and drafts[1] is None
+
+
+def test_texts_without_a_decision_cue_cost_no_call() -> None:
+    llm = ScriptedLLM({})  # any call would fail
+    drafts, usage = DecisionDetector(llm).detect_batch(["Quinn collects typewriters.", "The sky was grey."])
+    assert drafts == [None, None] and usage.calls == 0 and llm.calls == []

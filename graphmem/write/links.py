@@ -1,0 +1,48 @@
+"""Adapters that plug W6 entity linking and W7 decision recording into the write path."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from graphmem.decisions.recorder import DecisionRecorder
+from graphmem.entities.linker import EntityLinker
+from graphmem.llm.base import Usage
+from graphmem.store.executor import Transaction
+from graphmem.store.memories import NewMemory
+
+
+class EntityLinking:
+    """New memories MENTION the entities they name (deduplicated within their scope)."""
+
+    def __init__(self, linker: EntityLinker) -> None:
+        self._linker = linker
+
+    def plan(
+        self, memories: Sequence[NewMemory], speakers: Sequence[str | None]
+    ) -> tuple[list[dict[str, Any]], Usage]:
+        """Mention rows for the new memories."""
+        return self._linker.plan(
+            [(m.id, m.text, m.scope, s) for m, s in zip(memories, speakers, strict=True)]
+        )
+
+    def write(self, tx: Transaction, rows: list[dict[str, Any]]) -> None:
+        """MERGE the entities and MENTIONS edges."""
+        EntityLinker.write(tx, rows)
+
+
+class DecisionRecording:
+    """Decisions stated in new memories become Decision nodes; reversals supersede older ones."""
+
+    def __init__(self, recorder: DecisionRecorder) -> None:
+        self._recorder = recorder
+
+    def plan(
+        self, memories: Sequence[NewMemory], speakers: Sequence[str | None]
+    ) -> tuple[list[dict[str, Any]], Usage]:
+        """Decision rows for the new memories that state a decision."""
+        return self._recorder.plan([(m.id, m.text, m.scope, m.occurred_at) for m in memories])
+
+    def write(self, tx: Transaction, rows: list[dict[str, Any]]) -> None:
+        """Create the decisions and their SUPERSEDES edges."""
+        DecisionRecorder.write(tx, rows)
