@@ -69,38 +69,55 @@ def main() -> None:
                 share_of_embedding=round(rate / embed_rate, 3),
             )
 
-        with stack.api_server(target) as url, httpx.Client(base_url=url, timeout=120) as client:
-            start = time.perf_counter()
-            for i in range(0, len(texts), args.batch):
-                items = [{"text": t, "scope": "/bench/rest"} for t in texts[i : i + args.batch]]
-                client.post("/v1/memories/batch", json={"items": items}).raise_for_status()
-            rate = len(texts) / (time.perf_counter() - start)
-            emit(
-                metric="rest_ingest_throughput",
-                memories=len(texts),
-                batch=args.batch,
-                memories_per_s=round(rate, 1),
-                share_of_embedding=round(rate / embed_rate, 3),
-            )
+        plain = {
+            "GRAPHMEM_WRITE_INFER_FIELDS": "false",
+            "GRAPHMEM_WRITE_BELIEF_CHECKS": "false",
+            "GRAPHMEM_WRITE_LINK_GRAPH": "false",
+            "GRAPHMEM_LLM": "none",
+        }
+        rates = {}
+        for path, env in (("foundation", plain), ("full", {"GRAPHMEM_LLM": "none"})):
+            with stack.api_server(target, env) as url, httpx.Client(base_url=url, timeout=300) as client:
+                scope = f"/bench/rest-{path}"
+                start = time.perf_counter()
+                for i in range(0, len(texts), args.batch):
+                    items = [{"text": t, "scope": scope} for t in texts[i : i + args.batch]]
+                    client.post("/v1/memories/batch", json={"items": items}).raise_for_status()
+                rates[path] = len(texts) / (time.perf_counter() - start)
+                emit(
+                    metric="rest_ingest_throughput",
+                    write_path=path,
+                    memories=len(texts),
+                    batch=args.batch,
+                    memories_per_s=round(rates[path], 1),
+                    share_of_embedding=round(rates[path] / embed_rate, 3),
+                )
+                if path == "full":
+                    emit(
+                        metric="full_write_path_share_of_foundation",
+                        share=round(rates["full"] / rates["foundation"], 3),
+                    )
+                    recall_latency(client, queries, scope, len(texts))
 
-            for q in queries[:10]:
-                client.post("/v1/recall", json={"query": q, "scope": "/bench/rest"})
-            latencies = []
-            for q in queries:
-                t0 = time.perf_counter()
-                client.post(
-                    "/v1/recall", json={"query": q, "scope": "/bench/rest", "limit": 10}
-                ).raise_for_status()
-                latencies.append((time.perf_counter() - t0) * 1000)
-            total = client.get("/v1/health").json()["counts"]["memories"]
-            emit(
-                metric="rest_recall_latency_ms",
-                queries=len(latencies),
-                memories_in_scope=len(texts),
-                memories_in_graph=total,
-                p50=round(statistics.median(latencies), 2),
-                p95=round(percentile(latencies, 95), 2),
-            )
+
+def recall_latency(client: httpx.Client, queries: list[str], scope: str, in_scope: int) -> None:
+    """Recall p50/p95 through REST over ``queries`` in ``scope``."""
+    for q in queries[:10]:
+        client.post("/v1/recall", json={"query": q, "scope": scope})
+    latencies = []
+    for q in queries:
+        t0 = time.perf_counter()
+        client.post("/v1/recall", json={"query": q, "scope": scope, "limit": 10}).raise_for_status()
+        latencies.append((time.perf_counter() - t0) * 1000)
+    total = client.get("/v1/health").json()["counts"]["memories"]
+    emit(
+        metric="rest_recall_latency_ms",
+        queries=len(latencies),
+        memories_in_scope=in_scope,
+        memories_in_graph=total,
+        p50=round(statistics.median(latencies), 2),
+        p95=round(percentile(latencies, 95), 2),
+    )
 
 
 if __name__ == "__main__":

@@ -58,6 +58,9 @@ class Settings(BaseSettings):
     # Write path.
     max_text_bytes: int = 32 * 1024
     max_batch_items: int = 1000
+    write_infer_fields: bool = True
+    write_belief_checks: bool = True
+    write_link_graph: bool = True
     batch_duplicate_threshold: float = 0.98
     store_duplicate_threshold: float = 0.98
 

@@ -36,6 +36,9 @@ def write_limits(settings: Settings) -> WriteLimits:
         max_batch_items=settings.max_batch_items,
         batch_duplicate_cosine=settings.batch_duplicate_threshold,
         store_duplicate_cosine=settings.store_duplicate_threshold,
+        infer_fields=settings.write_infer_fields,
+        belief_checks=settings.write_belief_checks,
+        link_graph=settings.write_link_graph,
     )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from itertools import pairwise
@@ -60,6 +60,10 @@ class WriteLimits:
     max_batch_items: int = 1000
     batch_duplicate_cosine: float = 0.98
     store_duplicate_cosine: float = 0.98
+    # Stages that can be switched off (all on by default): W3, W5, and W6 + W7.
+    infer_fields: bool = True
+    belief_checks: bool = True
+    link_graph: bool = True
 
 
 def check_inputs(items: Sequence[MemoryInput], limits: WriteLimits) -> None:
@@ -132,7 +136,9 @@ class RememberPipeline:
         needs_fields = [
             i for i, item in enumerate(items) if item.categories is None or item.importance is None
         ]
-        items, field_usage = self._fields.complete(items)
+        field_usage = Usage()
+        if self._limits.infer_fields:
+            items, field_usage = self._fields.complete(items)
         now = self._clock.now()
         vectors = self._embedder.embed([item.text for item in items])
         statements = [read_statement(item.text, speaker_of(item)) for item in items]
@@ -143,33 +149,43 @@ class RememberPipeline:
             for i, owner in enumerate(owners)
             if owner is None
         ]
-        neighbours = self._store.similar(
-            [(d.scope, d.embedding) for d in drafts], min_cosine=self._beliefs.min_cosine
+        min_cosine = (
+            self._beliefs.min_cosine if self._limits.belief_checks else self._limits.store_duplicate_cosine
         )
+        neighbours = self._store.similar([(d.scope, d.embedding) for d in drafts], min_cosine=min_cosine)
         reinforcements: dict[str, Reinforcement] = {}
         supersessions: list[Supersession] = []
         for draft, found in zip(drafts, neighbours, strict=True):
             self._against_store(draft, found, now, reinforcements, supersessions)
         fresh = [d for d in drafts if d.reinforce_id is None]
-        supersessions += self._within_batch(fresh, vectors, now)
+        if self._limits.belief_checks:
+            supersessions += self._within_batch(fresh, vectors, now)
         create = [self._new_memory(d, now, supersessions) for d in fresh]
         if needs_fields and field_usage.calls:  # one batched call: charged to the first item that needed it
             for d in drafts:
                 if d.index == needs_fields[0]:
                     d.llm_calls += field_usage.calls
-        after = []
-        for (
-            linker
-        ) in self._linkers:  # W6 entities, W7 decisions: planned now, written in the same transaction
+        outcome = self._store.apply(
+            create,
+            list(reinforcements.values()),
+            supersessions,
+            _episode_pairs(fresh),
+            self._link(create, fresh),
+        )
+        return self._results(owners, drafts, outcome.created, outcome.reinforced)
+
+    def _link(self, create: list[NewMemory], fresh: list[_Draft]) -> list[Callable[[Transaction], None]]:
+        """W6 entities and W7 decisions: planned now, written inside the write transaction."""
+        steps: list[Callable[[Transaction], None]] = []
+        if not self._limits.link_graph:
+            return steps
+        for linker in self._linkers:
             rows, usage = linker.plan(create, [speaker_of(d.item) for d in fresh])
             if usage.calls and fresh:
                 fresh[0].llm_calls += usage.calls
             if rows:
-                after.append(functools.partial(linker.write, rows=rows))
-        outcome = self._store.apply(
-            create, list(reinforcements.values()), supersessions, _episode_pairs(fresh), after
-        )
-        return self._results(owners, drafts, outcome.created, outcome.reinforced)
+                steps.append(functools.partial(linker.write, rows=rows))
+        return steps
 
     def _batch_owners(
         self, vectors: np.ndarray, scopes: list[str], statements: list[Statement]
@@ -195,6 +211,8 @@ class RememberPipeline:
                 draft.reinforce_id = n.id
                 reinforcements[n.id] = _reinforcement(reinforcements.get(n.id), n, now)
                 return
+        if not self._limits.belief_checks:
+            return
         plan, usage = self._beliefs.plan(
             draft.item.text,
             draft.statement.subject,
