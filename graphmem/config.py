@@ -54,6 +54,8 @@ class Settings(BaseSettings):
     llm_timeout: float = Field(default=20.0, gt=0)  # seconds per request
     llm_max_retries: int = Field(default=2, ge=0)  # retries of a request that failed transiently
     embedder: Literal["onnx", "sentence-transformers"] = "onnx"
+    # With an LLM configured, also feed memories to graphiti-core (pip install 'graphmem[graphiti]').
+    graphiti: bool = True
 
     # Write path.
     max_text_bytes: int = 32 * 1024

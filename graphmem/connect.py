@@ -11,6 +11,7 @@ from graphmem.clock import SystemClock
 from graphmem.config import Settings
 from graphmem.embedding.base import Embedder
 from graphmem.embedding.factory import create_embedder
+from graphmem.entities.episodes import graphiti_worker
 from graphmem.llm.base import LLM
 from graphmem.llm.factory import create_llm
 from graphmem.memory import Memory
@@ -78,7 +79,18 @@ def open_memory(
     beliefs = BeliefSettings(
         llm_min_cosine=settings.belief_llm_min_cosine, fallback_min_cosine=settings.belief_fallback_min_cosine
     )
-    memory = Memory(
-        executor, chosen, SystemClock(), llm or create_llm(settings), write_limits(settings), beliefs
-    )
+    model = llm or create_llm(settings)
+    episodes = None
+    if model.available and settings.graphiti and settings.anthropic_api_key is not None:
+        episodes = graphiti_worker(
+            uri=target.uri,
+            user=target.user,
+            password=target.password,
+            database=target.database,
+            api_key=settings.anthropic_api_key.get_secret_value(),
+            model=settings.anthropic_model,
+            executor=executor,
+            embedder=chosen,
+        )
+    memory = Memory(executor, chosen, SystemClock(), model, write_limits(settings), beliefs, episodes)
     return MemoryConnection(memory, driver)

@@ -21,6 +21,7 @@ from graphmem.conversations.models import (
 from graphmem.conversations.sessions import DEFAULT_NUDGE_EVERY, conversation_sessions
 from graphmem.decisions.recorder import DecisionRecorder
 from graphmem.embedding.base import Embedder
+from graphmem.entities.episodes import EpisodeSource, EpisodeWorker
 from graphmem.entities.linker import EntityLinker
 from graphmem.errors import DatabaseUnavailableError, GraphmemError
 from graphmem.llm.base import LLM
@@ -70,6 +71,7 @@ class Memory:
         llm: LLM | None = None,
         limits: WriteLimits | None = None,
         beliefs: BeliefSettings | None = None,
+        episodes: EpisodeWorker | None = None,
     ) -> None:
         self._executor = executor
         self._embedder = embedder
@@ -77,6 +79,7 @@ class Memory:
         self._llm: LLM = llm or NoLLM()
         self._limits = limits or WriteLimits()
         self._store = MemoryStore(executor)
+        self._episodes = episodes
         checker = BeliefChecker(self._llm, beliefs)
         linkers: list[GraphLinker] = [
             # Offline entity extraction on the write path (no model call per write); with a model
@@ -135,7 +138,23 @@ class Memory:
         """Remember many items in one transaction; results in input order."""
         check_inputs(items, self._limits)
         self.prepare()
-        return self._writer.remember(items)
+        results = self._writer.remember(items)
+        if self._episodes is not None:  # graphiti, with a model: after the commit, off the write path
+            speakers = {id(item): (item.metadata or {}).get("speaker") for item in items}
+            self._episodes.submit(
+                [
+                    EpisodeSource(
+                        r.memory.id,
+                        r.memory.text,
+                        r.memory.scope,
+                        r.memory.occurred_at,
+                        speakers.get(id(item)) if isinstance(speakers.get(id(item)), str) else None,
+                    )
+                    for item, r in zip(items, results, strict=True)
+                    if r.actions[:1] == ["created"]
+                ]
+            )
+        return results
 
     def recall(
         self,
