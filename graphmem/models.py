@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from graphmem.scopes import normalize_scope
 
@@ -14,18 +14,14 @@ Status = Literal["active", "superseded", "archived", "cold"]
 Tag = Literal["uncertain", "stale", "conflict"]
 
 
-def _aware(value: datetime | None) -> datetime | None:
+def _aware(value: datetime) -> datetime:
     """Naive times are taken as UTC; every time is stored in UTC."""
-    if value is None:
-        return None
     if value.tzinfo is None:
         return value.replace(tzinfo=UTC)
     return value.astimezone(UTC)
 
 
-def _clean_categories(value: list[str] | None) -> list[str] | None:
-    if value is None:
-        return None
+def _clean_categories(value: list[str]) -> list[str]:
     seen: dict[str, None] = {}
     for item in value:
         name = item.strip().lower()
@@ -35,16 +31,24 @@ def _clean_categories(value: list[str] | None) -> list[str] | None:
     return list(seen)
 
 
+ScopePath = Annotated[str, AfterValidator(normalize_scope)]
+"""A scope path, normalised ('/user/alice'); InvalidInputError-style message when malformed."""
+Categories = Annotated[list[str], AfterValidator(_clean_categories)]
+"""Category names, lower-cased and de-duplicated."""
+UtcDatetime = Annotated[datetime, AfterValidator(_aware)]
+"""A time in UTC; naive times are taken as UTC."""
+
+
 class MemoryInput(BaseModel):
     """One memory to remember. Unset fields get defaults (or are inferred by the write path)."""
 
     model_config = ConfigDict(extra="forbid")
 
     text: str = Field(min_length=1, description="What to remember, in plain language.")
-    scope: str | None = Field(default=None, description="Scope path, e.g. /user/alice; default /.")
-    categories: list[str] | None = Field(default=None, max_length=32)
+    scope: ScopePath | None = Field(default=None, description="Scope path, e.g. /user/alice; default /.")
+    categories: Categories | None = Field(default=None, max_length=32)
     importance: float | None = Field(default=None, ge=0.0, le=1.0)
-    occurred_at: datetime | None = Field(
+    occurred_at: UtcDatetime | None = Field(
         default=None, description="When it happened or was said; default: now. Naive times are UTC."
     )
     source: str | None = Field(default=None, max_length=256)
@@ -57,20 +61,8 @@ class MemoryInput(BaseModel):
             raise ValueError("text must contain something besides white space")
         return value
 
-    @field_validator("scope")
-    @classmethod
-    def _scope_path(cls, value: str | None) -> str | None:
-        return None if value is None else normalize_scope(value)
 
-    @field_validator("categories")
-    @classmethod
-    def _categories(cls, value: list[str] | None) -> list[str] | None:
-        return _clean_categories(value)
 
-    @field_validator("occurred_at")
-    @classmethod
-    def _occurred_at(cls, value: datetime | None) -> datetime | None:
-        return _aware(value)
 
 
 class MemoryRecord(BaseModel):
@@ -138,8 +130,8 @@ class RecallQuery(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     query: str = Field(min_length=1, max_length=4096)
-    scope: str | None = Field(default=None, description="Only this scope and below.")
-    scopes: list[str] | None = Field(
+    scope: ScopePath | None = Field(default=None, description="Only this scope and below.")
+    scopes: list[ScopePath] | None = Field(
         default=None, max_length=16, description="A slice: several scope branches read in one query."
     )
     limit: int = Field(default=10, ge=1, le=100)
@@ -153,24 +145,12 @@ class RecallQuery(BaseModel):
     intent: Literal["decision", "research", "tasks", "chat"] | None = Field(
         default=None, description="Boosts the layers and categories that intent needs."
     )
-    as_of: datetime | None = Field(
+    as_of: UtcDatetime | None = Field(
         default=None, description="Answer with what was believed at this time (default: the current truth)."
     )
 
-    @field_validator("scope")
-    @classmethod
-    def _scope_path(cls, value: str | None) -> str | None:
-        return None if value is None else normalize_scope(value)
 
-    @field_validator("scopes")
-    @classmethod
-    def _scope_paths(cls, value: list[str] | None) -> list[str] | None:
-        return None if value is None else [normalize_scope(v) for v in value]
 
-    @field_validator("as_of")
-    @classmethod
-    def _as_of(cls, value: datetime | None) -> datetime | None:
-        return _aware(value)
 
     @field_validator("query")
     @classmethod
@@ -194,20 +174,12 @@ class MemoryPatch(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     text: str | None = Field(default=None, min_length=1)
-    scope: str | None = None
-    categories: list[str] | None = Field(default=None, max_length=32)
+    scope: ScopePath | None = None
+    categories: Categories | None = Field(default=None, max_length=32)
     importance: float | None = Field(default=None, ge=0.0, le=1.0)
     metadata: dict[str, Any] | None = None
 
-    @field_validator("scope")
-    @classmethod
-    def _scope_path(cls, value: str | None) -> str | None:
-        return None if value is None else normalize_scope(value)
 
-    @field_validator("categories")
-    @classmethod
-    def _categories(cls, value: list[str] | None) -> list[str] | None:
-        return _clean_categories(value)
 
     @model_validator(mode="after")
     def _something(self) -> MemoryPatch:
@@ -222,26 +194,14 @@ class ForgetFilter(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     ids: list[str] | None = Field(default=None, max_length=10_000)
-    scope: str | None = None
-    categories: list[str] | None = None
-    older_than: datetime | None = Field(
+    scope: ScopePath | None = None
+    categories: Categories | None = None
+    older_than: UtcDatetime | None = Field(
         default=None, description="Forget memories that occurred before this time."
     )
 
-    @field_validator("scope")
-    @classmethod
-    def _scope_path(cls, value: str | None) -> str | None:
-        return None if value is None else normalize_scope(value)
 
-    @field_validator("categories")
-    @classmethod
-    def _categories(cls, value: list[str] | None) -> list[str] | None:
-        return _clean_categories(value)
 
-    @field_validator("older_than")
-    @classmethod
-    def _older_than(cls, value: datetime | None) -> datetime | None:
-        return _aware(value)
 
     @model_validator(mode="after")
     def _at_least_one(self) -> ForgetFilter:
