@@ -9,426 +9,74 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+
+def _words(text: str) -> frozenset[str]:
+    """A lexicon from a space-separated list of words."""
+    return frozenset(text.split())
+
+
 _SPEAKER = re.compile(r"^\s*([A-Z][\w.'-]{0,40}(?: [A-Z][\w.'-]{0,40})?)\s*:\s+")
 _SENTENCE_END = re.compile(r"[.!?]+\s+\S")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*|\d+(?:[.,:]\d+)*(?:am|pm|k|m|%)?", re.UNICODE)
 
 FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "i'm", "i've", "i'd", "i'll", "im"})
-NEGATIONS = frozenset(
-    {
-        "not",
-        "no",
-        "never",
-        "don't",
-        "doesn't",
-        "didn't",
-        "isn't",
-        "aren't",
-        "wasn't",
-        "won't",
-        "can't",
-        "cannot",
-        "dont",
-        "doesnt",
-        "isnt",
-        "nobody",
-        "nothing",
-        "neither",
-        "nor",
-        "stopped",
-        "quit",
-        "anymore",
-    }
+NEGATIONS = _words(
+    "not no never don't doesn't didn't isn't aren't wasn't won't can't cannot dont doesnt isnt nobody "
+    "nothing neither nor stopped quit anymore"
 )
-CHANGE_MARKERS = frozenset(
-    {
-        "now",
-        "moved",
-        "move",
-        "moving",
-        "relocated",
-        "migrated",
-        "migrate",
-        "switched",
-        "switch",
-        "changed",
-        "change",
-        "replaced",
-        "instead",
-        "anymore",
-        "longer",
-        "became",
-        "become",
-        "pushed",
-        "postponed",
-        "rescheduled",
-        "delayed",
-        "updated",
-        "renamed",
-        "new",
-        "no-longer",
-        "currently",
-        "actually",
-        "quit",
-        "left",
-        "joined",
-        "stopped",
-        "started",
-        "transferred",
-        "promoted",
-        "rewritten",
-        "rewrote",
-        "rebuilt",
-        "redesigned",
-        "reassigned",
-        "went",
-        "upgraded",
-        "downgraded",
-    }
+CHANGE_MARKERS = _words(
+    "now moved move moving relocated migrated migrate switched switch changed change replaced instead "
+    "anymore longer became become pushed postponed rescheduled delayed updated renamed new no-longer "
+    "currently actually quit left joined stopped started transferred promoted rewritten rewrote "
+    "rebuilt redesigned reassigned went upgraded downgraded"
 )
 ADDITIVE_MARKERS = frozenset({"also", "too", "another", "additionally", "addition", "both", "besides"})
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "am",
-        "do",
-        "does",
-        "did",
-        "has",
-        "have",
-        "had",
-        "of",
-        "to",
-        "in",
-        "on",
-        "at",
-        "for",
-        "with",
-        "by",
-        "from",
-        "as",
-        "and",
-        "or",
-        "but",
-        "so",
-        "that",
-        "this",
-        "these",
-        "those",
-        "it",
-        "its",
-        "it's",
-        "there",
-        "their",
-        "they",
-        "them",
-        "he",
-        "she",
-        "his",
-        "her",
-        "we",
-        "our",
-        "us",
-        "you",
-        "your",
-        "which",
-        "who",
-        "whom",
-        "what",
-        "when",
-        "where",
-        "why",
-        "how",
-        "will",
-        "would",
-        "can",
-        "could",
-        "should",
-        "shall",
-        "may",
-        "might",
-        "must",
-        "just",
-        "very",
-        "really",
-        "quite",
-        "about",
-        "into",
-        "over",
-        "under",
-        "than",
-        "then",
-        "also",
-        "too",
-        "well",
-        "still",
-        "yet",
-    ]
+STOPWORDS = _words(
+    "a an the is are was were be been being am do does did has have had of to in on at for with by "
+    "from as and or but so that this these those it its it's there their they them he she his her we "
+    "our us you your which who whom what when where why how will would can could should shall may "
+    "might must just very really quite about into over under than then also too well still yet"
 )
 # Attribute families. Single-valued ones hold one value at a time, so a different value replaces
 # the old; multi-valued ones accumulate ("likes hiking" and "likes swimming" are both true).
 SINGLE_VALUED: dict[str, frozenset[str]] = {
-    "residence": frozenset(
-        {
-            "live",
-            "lives",
-            "living",
-            "lived",
-            "moved",
-            "move",
-            "relocated",
-            "reside",
-            "resides",
-            "based",
-            "home",
-            "hometown",
-            "address",
-            "city",
-        }
+    "residence": _words(
+        "live lives living lived moved move relocated reside resides based home hometown address city"
     ),
-    "employment": frozenset(
-        {
-            "works",
-            "work",
-            "working",
-            "employed",
-            "employer",
-            "job",
-            "joined",
-            "company",
-            "hired",
-            "position",
-            "role",
-            "title",
-        }
-    ),
+    "employment": _words("works work working employed employer job joined company hired position role title"),
     "favourite": frozenset({"favorite", "favourite", "fave", "preferred", "prefer", "prefers", "best"}),
     "age": frozenset({"age", "old", "aged", "turned", "birthday", "born"}),
     "name": frozenset({"name", "named", "called", "renamed"}),
-    "schedule": frozenset(
-        {
-            "standup",
-            "meeting",
-            "deadline",
-            "due",
-            "scheduled",
-            "rescheduled",
-            "postponed",
-            "pushed",
-            "starts",
-            "ends",
-            "launch",
-            "release",
-            "ships",
-        }
+    "schedule": _words(
+        "standup meeting deadline due scheduled rescheduled postponed pushed starts ends launch release ships"
     ),
-    "technology": frozenset(
-        {
-            "runs",
-            "uses",
-            "use",
-            "using",
-            "migrated",
-            "database",
-            "stack",
-            "hosted",
-            "deployed",
-            "switched",
-            "version",
-        }
-    ),
-    "status": frozenset(
-        {
-            "married",
-            "single",
-            "divorced",
-            "engaged",
-            "dating",
-            "vegetarian",
-            "vegan",
-            "retired",
-            "pregnant",
-            "status",
-        }
-    ),
+    "technology": _words("runs uses use using migrated database stack hosted deployed switched version"),
+    "status": _words("married single divorced engaged dating vegetarian vegan retired pregnant status"),
     "contact": frozenset({"email", "phone", "number", "handle"}),
     "price": frozenset({"price", "costs", "cost", "budget", "salary", "rent", "pays", "paid"}),
 }
-MULTI_VALUED = frozenset(
-    {
-        "like",
-        "likes",
-        "love",
-        "loves",
-        "enjoy",
-        "enjoys",
-        "enjoyed",
-        "visited",
-        "visit",
-        "has",
-        "have",
-        "own",
-        "owns",
-        "speak",
-        "speaks",
-        "know",
-        "knows",
-        "read",
-        "reads",
-        "watched",
-        "plays",
-        "play",
-        "friend",
-        "friends",
-        "hobby",
-        "hobbies",
-        "went",
-        "go",
-        "goes",
-        "tried",
-        "bought",
-        "made",
-    }
+MULTI_VALUED = _words(
+    "like likes love loves enjoy enjoys enjoyed visited visit has have own owns speak speaks know "
+    "knows read reads watched plays play friend friends hobby hobbies went go goes tried bought made"
 )
-VALUE_WORDS = frozenset(
-    [
-        "red",
-        "orange",
-        "yellow",
-        "green",
-        "blue",
-        "purple",
-        "pink",
-        "black",
-        "white",
-        "grey",
-        "gray",
-        "brown",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-        "morning",
-        "afternoon",
-        "evening",
-        "night",
-        "weekly",
-        "daily",
-        "monthly",
-        "tea",
-        "coffee",
-        "vegetarian",
-        "vegan",
-        "remote",
-        "onsite",
-        "hybrid",
-        "married",
-        "single",
-        "divorced",
-        "engaged",
-        "dating",
-        "widowed",
-        "retired",
-        "pregnant",
-        "unemployed",
-    ]
+VALUE_WORDS = _words(
+    "red orange yellow green blue purple pink black white grey gray brown monday tuesday wednesday "
+    "thursday friday saturday sunday january february march april may june july august september "
+    "october november december morning afternoon evening night weekly daily monthly tea coffee "
+    "vegetarian vegan remote onsite hybrid married single divorced engaged dating widowed retired "
+    "pregnant unemployed"
 )
 # Nouns naming someone or something of the subject's ("my sister", "my dog"): a statement about
 # the user's sister is not about the user.
-RELATION_NOUNS = frozenset(
-    [
-        "sister",
-        "brother",
-        "mother",
-        "father",
-        "mom",
-        "dad",
-        "mum",
-        "wife",
-        "husband",
-        "partner",
-        "son",
-        "daughter",
-        "kid",
-        "kids",
-        "child",
-        "children",
-        "friend",
-        "neighbour",
-        "neighbor",
-        "boss",
-        "manager",
-        "colleague",
-        "coworker",
-        "cousin",
-        "aunt",
-        "uncle",
-        "grandma",
-        "grandpa",
-        "grandmother",
-        "grandfather",
-        "girlfriend",
-        "boyfriend",
-        "dog",
-        "cat",
-        "pet",
-        "team",
-        "roommate",
-    ]
+RELATION_NOUNS = _words(
+    "sister brother mother father mom dad mum wife husband partner son daughter kid kids child "
+    "children friend neighbour neighbor boss manager colleague coworker cousin aunt uncle grandma "
+    "grandpa grandmother grandfather girlfriend boyfriend dog cat pet team roommate"
 )
 # Subjects that say nothing about who: "we migrated...", "they moved...".
 COLLECTIVE = frozenset({"we", "our", "us", "they", "their", "them", "it", "its", "there", "this", "that"})
-_BE_HAVE = frozenset(
-    {
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "am",
-        "has",
-        "have",
-        "had",
-        "do",
-        "does",
-        "did",
-        "will",
-        "would",
-        "can",
-        "could",
-        "should",
-        "'s",
-        "'m",
-        "'re",
-        "got",
-        "get",
-        "gets",
-    }
+_BE_HAVE = _words(
+    "is are was were be been am has have had do does did will would can could should 's 'm 're got get gets"
 )
 
 
