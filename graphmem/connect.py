@@ -51,7 +51,8 @@ class MemoryConnection:
         self._driver = driver
 
     def close(self) -> None:
-        """Close the Neo4j driver."""
+        """Finish background reinforcement, then close the Neo4j driver."""
+        self.memory.settle()
         self._driver.close()
 
     def __enter__(self) -> Memory:

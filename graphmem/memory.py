@@ -29,6 +29,8 @@ from graphmem.llm.none import NoLLM
 from graphmem.models import (
     DecisionRecord,
     ExtractResult,
+    Feedback,
+    FeedbackResult,
     ForgetFilter,
     HealthReport,
     Layer,
@@ -40,11 +42,13 @@ from graphmem.models import (
     RecallResult,
     WriteResult,
 )
+from graphmem.recall.feedback import FeedbackLoop
+from graphmem.recall.reinforce import RetrievalReinforcer
 from graphmem.recall.search import Recaller
 from graphmem.store.decisions import DecisionStore
 from graphmem.store.entities import EntityStore
 from graphmem.store.executor import QueryExecutor
-from graphmem.store.memories import MemoryStore
+from graphmem.store.memories import MemoryDynamicsStore, MemoryStore
 from graphmem.store.schema import apply_schema, check_embedding_model
 from graphmem.store.search import SearchStore
 from graphmem.write.extract import FactExtractor, check_extract_input
@@ -79,6 +83,9 @@ class Memory:
         self._llm: LLM = llm or NoLLM()
         self._limits = limits or WriteLimits()
         self._store = MemoryStore(executor)
+        dynamics = MemoryDynamicsStore(executor)
+        self._feedback = FeedbackLoop(dynamics)
+        self._reinforcer = RetrievalReinforcer(dynamics, clock)
         self._episodes = episodes
         checker = BeliefChecker(self._llm, beliefs)
         linkers: list[GraphLinker] = [
@@ -176,7 +183,18 @@ class Memory:
         if not self._write_queue.drain(request.scope, RECALL_DRAIN_TIMEOUT):
             log.warning("recall proceeds while background writes to %s are still pending", request.scope)
         self.prepare()
-        return self._recaller.recall(request)
+        answer = self._recaller.recall(request)
+        self._reinforcer.submit(answer.results)  # D2 + D3, off the request path
+        return answer
+
+    def feedback(self, feedback: Feedback) -> FeedbackResult:
+        """R7: echo (used memories gain priority) and fizzle (ignored ones lose a little)."""
+        self.prepare()
+        return self._feedback.apply(feedback)
+
+    def settle(self) -> None:
+        """Wait for background reinforcement of recalled memories (tests and shutdown)."""
+        self._reinforcer.flush()
 
     def get(self, memory_id: str) -> MemoryDetail:
         """One memory with its SUPERSEDES history and lineage; NotFoundError if unknown."""

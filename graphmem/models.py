@@ -62,9 +62,6 @@ class MemoryInput(BaseModel):
         return value
 
 
-
-
-
 class MemoryRecord(BaseModel):
     """A stored memory as callers see it (every graph property but the embedding)."""
 
@@ -82,6 +79,7 @@ class MemoryRecord(BaseModel):
     last_accessed_at: datetime | None = None
     updated_at: datetime | None = None
     access_count: int = 0
+    pinned: bool = False
     source: str | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
 
@@ -149,9 +147,6 @@ class RecallQuery(BaseModel):
         default=None, description="Answer with what was believed at this time (default: the current truth)."
     )
 
-
-
-
     @field_validator("query")
     @classmethod
     def _query_not_blank(cls, value: str) -> str:
@@ -178,13 +173,12 @@ class MemoryPatch(BaseModel):
     categories: Categories | None = Field(default=None, max_length=32)
     importance: float | None = Field(default=None, ge=0.0, le=1.0)
     metadata: dict[str, Any] | None = None
-
-
+    pinned: bool | None = Field(default=None, description="A pinned memory never decays or archives.")
 
     @model_validator(mode="after")
     def _something(self) -> MemoryPatch:
         if not self.model_fields_set:
-            raise ValueError("give at least one of text, scope, categories, importance, metadata")
+            raise ValueError("give at least one of text, scope, categories, importance, metadata, pinned")
         return self
 
 
@@ -199,9 +193,6 @@ class ForgetFilter(BaseModel):
     older_than: UtcDatetime | None = Field(
         default=None, description="Forget memories that occurred before this time."
     )
-
-
-
 
     @model_validator(mode="after")
     def _at_least_one(self) -> ForgetFilter:
@@ -261,3 +252,22 @@ class ExtractResult(BaseModel):
         default=None, description="One write result per fact when store was asked for, else null."
     )
     llm_calls: int = Field(default=0, description="Language-model calls extraction and storing cost.")
+
+
+class Feedback(BaseModel):
+    """R7: which recalled memories an answer used (echo) and which it ignored (fizzle)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    response: str = Field(min_length=1, max_length=64 * 1024, description="The answer the agent gave.")
+    injected_ids: list[str] = Field(min_length=1, max_length=200, description="Memories given to the agent.")
+    used_ids: list[str] | None = Field(
+        default=None, description="Memories the answer used; default: judged by keyword overlap."
+    )
+
+
+class FeedbackResult(BaseModel):
+    """How each injected memory's retrieval priority moved."""
+
+    used: list[str]
+    ignored: list[str]

@@ -6,7 +6,7 @@ from fastapi import APIRouter
 
 from api.deps import MemoryDep
 from api.schemas import ERROR_RESPONSES
-from graphmem.models import RecallQuery, RecallResult
+from graphmem.models import Feedback, FeedbackResult, RecallQuery, RecallResult
 
 router = APIRouter(tags=["recall"], responses=ERROR_RESPONSES)
 
@@ -15,3 +15,9 @@ router = APIRouter(tags=["recall"], responses=ERROR_RESPONSES)
 def recall(body: RecallQuery, memory: MemoryDep) -> RecallResult:
     """Hybrid recall (vector + fulltext, fused by reciprocal rank) with confidence and evidence gaps."""
     return memory.recall_query(body)
+
+
+@router.post("/feedback", response_model=FeedbackResult)
+def feedback(body: Feedback, memory: MemoryDep) -> FeedbackResult:
+    """R7 echo/fizzle: memories the response used gain retrieval priority, ignored ones lose a little."""
+    return memory.feedback(body)

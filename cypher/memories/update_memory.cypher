@@ -7,5 +7,6 @@ SET m.text = coalesce($text, m.text),
     m.importance = coalesce($importance, m.importance),
     m.metadata_json = coalesce($metadata_json, m.metadata_json),
     m.embedding = coalesce($embedding, m.embedding),
+    m.pinned = coalesce($pinned, m.pinned),
     m.updated_at = $now
 RETURN m {.*, embedding: null} AS memory

@@ -215,6 +215,7 @@ class MemoryStore:
             importance=patch.importance,
             metadata_json=metadata,
             embedding=embedding,
+            pinned=patch.pinned,
             now=now,
         )
         if not rows:
@@ -261,3 +262,24 @@ class MemoryStore:
             "entities": int(row["entities"]),
             "decisions": int(row["decisions"]),
         }
+
+
+class MemoryDynamicsStore:
+    """Writes that memory dynamics make: retrieval reinforcement (D2, D3) and priority (R7)."""
+
+    def __init__(self, executor: QueryExecutor) -> None:
+        self._executor = executor
+
+    def texts(self, ids: Sequence[str]) -> dict[str, str]:
+        """The texts of the memories ``ids`` (unknown ids are left out)."""
+        return {r["id"]: r["text"] for r in self._executor.read("memories/find_texts", ids=list(ids))}
+
+    def adjust_priority(self, deltas: dict[str, float], *, floor: float, ceiling: float) -> None:
+        """Add each delta to its memory's retrieval priority, clamped to [floor, ceiling]."""
+        rows = [{"id": memory_id, "delta": delta} for memory_id, delta in deltas.items()]
+        self._executor.write("memories/adjust_priority", rows=rows, floor=floor, ceiling=ceiling)
+
+    def touch(self, rows: list[dict[str, Any]]) -> None:
+        """Record retrievals: new strength, access time and count, spaced count, lability."""
+        if rows:
+            self._executor.write("memories/touch_recalled", rows=rows)

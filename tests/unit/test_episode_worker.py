@@ -29,7 +29,8 @@ def test_memories_reach_graphiti_in_order_and_failures_are_contained() -> None:
         return sink
 
     worker = EpisodeWorker(build)
-    worker.submit([EpisodeSource(str(i), "boom" if i == 1 else f"fact {i}", "/s", WHEN, None) for i in range(4)])
+    texts = ["fact 0", "boom", "fact 2", "fact 3"]
+    worker.submit([EpisodeSource(str(i), text, "/s", WHEN, None) for i, text in enumerate(texts)])
     worker.join(timeout=10)
     assert sink.added == ["0", "2", "3"]
     assert (worker.done, worker.failed) == (3, 1)

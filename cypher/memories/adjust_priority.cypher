@@ -1,0 +1,9 @@
+// R7 echo/fizzle: move the retrieval priority of memories an answer used (+) or ignored (-).
+// mode: write
+UNWIND $rows AS row
+MATCH (m:Memory {id: row.id})
+SET m.priority = CASE
+    WHEN coalesce(m.priority, 0.0) + row.delta > $ceiling THEN $ceiling
+    WHEN coalesce(m.priority, 0.0) + row.delta < $floor THEN $floor
+    ELSE coalesce(m.priority, 0.0) + row.delta END
+RETURN m.id AS id, m.text AS text

@@ -1,0 +1,10 @@
+// D2 + D3: memories a recall returned are reinforced (spacing-aware) and become labile for a while.
+// mode: write
+UNWIND $rows AS row
+MATCH (m:Memory {id: row.id})
+SET m.strength = row.strength,
+    m.last_accessed_at = row.accessed_at,
+    m.access_count = coalesce(m.access_count, 0) + 1,
+    m.spaced_access_count = coalesce(m.spaced_access_count, 0) + row.spaced,
+    m.labile_until = CASE WHEN row.labile THEN row.labile_until ELSE m.labile_until END
+RETURN count(m) AS touched
