@@ -18,6 +18,7 @@ from graphmem.models import MemoryRecord, Recalled, RecallQuery, RecallResult
 from graphmem.recall.fusion import reciprocal_rank_fusion
 from graphmem.recall.lucene import lucene_query
 from graphmem.recall.scoring import Intent, ScoreWeights, composite_factor
+from graphmem.recall.subqueries import sub_queries
 from graphmem.recall.trust import trust_pass
 from graphmem.scopes import scope_filter
 from graphmem.store.executor import Transaction
@@ -41,7 +42,16 @@ class RecallSettings:
     pool: int = 50
     query_weight: float = 0.6
     stale_after_days: float = 180.0
+    deep_below: float = 0.3
+    sub_query_budget: int = 3
+    sub_query_weight: float = 0.5
     weights: ScoreWeights = field(default_factory=ScoreWeights)
+
+
+def _reason(source: str, cosine: float | None) -> str:
+    if source == "vector" and cosine is not None:
+        return f"vector similarity {cosine:.2f}"
+    return "keyword match" if source == "fulltext" else f"matched {source}"
 
 
 def similarity_confidence(best_cosine: float | None) -> float:
@@ -112,6 +122,7 @@ class Recaller:
         where = search_filter(query)
         embedding = self._query_vector(query)
         lucene = lucene_query(query.query)
+        deeper = sub_queries(query.query, self._settings.sub_query_budget)
         pool = max(self._settings.pool, query.limit * 3)
         s = self._settings
 
@@ -120,11 +131,23 @@ class Recaller:
                 tx, embedding, where, k=max(100, pool * 2), limit=pool, min_results=query.limit
             )
             fulltext = self._search.fulltext(tx, lucene, where, k=pool * 2, limit=pool) if lucene else []
-            fused = reciprocal_rank_fusion(
-                {"vector": [c.id for c in vector], "fulltext": [c.id for c in fulltext]},
-                k=s.rrf_k,
-                weights={"vector": s.vector_weight, "fulltext": s.fulltext_weight},
-            )
+            rankings = {"vector": [c.id for c in vector], "fulltext": [c.id for c in fulltext]}
+            weights = {"vector": s.vector_weight, "fulltext": s.fulltext_weight}
+            best = max((c.score for c in vector), default=None)
+            if similarity_confidence(best) < s.deep_below:  # R4: search deeper, within the budget
+                for number, text in enumerate(deeper):
+                    extra = self._search.vector(
+                        tx,
+                        self._embedder.embed_one(text).tolist(),
+                        where,
+                        k=pool * 4,
+                        limit=pool * 2,
+                        min_results=1,
+                    )
+                    vector += [c for c in extra if c.id not in {v.id for v in vector}]
+                    rankings[f"sub-query {number + 1}"] = [c.id for c in extra]
+                    weights[f"sub-query {number + 1}"] = s.sub_query_weight
+            fused = reciprocal_rank_fusion(rankings, k=s.rrf_k, weights=weights)
             seeds = [memory_id for memory_id, _, _ in fused[: s.expand_top]]
             neighbours = self._search.neighbourhood(tx, seeds, where)
             ranked = self._rank(vector, fulltext, fused, neighbours, query.limit, query.intent)
@@ -161,10 +184,7 @@ class Recaller:
         facts: dict[str, Facts] = {c.id: c.facts for c in [*fulltext, *vector]}
         scores = {memory_id: score for memory_id, score, _ in fused}
         reasons: dict[str, list[str]] = {
-            memory_id: [
-                f"vector similarity {cosine[memory_id]:.2f}" if s == "vector" else "keyword match"
-                for s in sources
-            ]
+            memory_id: [_reason(source, cosine.get(memory_id)) for source in sources]
             for memory_id, _, sources in fused
         }
         base = dict(scores)

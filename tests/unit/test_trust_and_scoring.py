@@ -69,3 +69,13 @@ def test_trust_pass_tags_and_orders_conflicts() -> None:
     assert [r.id for r in tagged] == ["b", "a", "c"]
     assert tagged[0].tags == ["conflict"] and set(tagged[1].tags) == {"stale", "conflict"}
     assert tagged[2].tags == ["uncertain"]
+
+
+def test_sub_queries_split_complex_questions_only() -> None:
+    from graphmem.recall.subqueries import sub_queries
+
+    assert sub_queries("Where does Alice live and which team does Bob manage?") == [
+        "Where does Alice live",
+        "which team does Bob manage",
+    ]
+    assert sub_queries("Where does Alice live?") == []
