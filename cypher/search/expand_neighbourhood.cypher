@@ -1,14 +1,25 @@
-// Graph neighbourhood of recall seeds (NEXT and DERIVED_FROM, both ways), under the search filters.
+// Graph neighbourhood of recall seeds (episode, lineage, belief chain, shared rare entities), filtered.
 // mode: read
 UNWIND $seeds AS seed
-MATCH (s:Memory {id: seed})-[r:NEXT|DERIVED_FROM]-(m:Memory)
+MATCH (s:Memory {id: seed})
+CALL {
+  WITH s
+  MATCH (s)-[r:NEXT|DERIVED_FROM|SUPERSEDES]-(m:Memory)
+  RETURN m, type(r) AS via
+  UNION
+  WITH s
+  MATCH (s)-[:MENTIONS]->(e:Entity)<-[:MENTIONS]-(m:Memory)
+  WHERE m <> s AND COUNT { (e)<-[:MENTIONS]-(:Memory) } <= $max_entity_mentions
+  RETURN m, 'MENTIONS' AS via
+}
+WITH seed, m, via
 WHERE m.status IN $statuses
   AND ($scopes IS NULL OR any(sc IN $scopes WHERE m.scope = sc.path OR m.scope STARTS WITH sc.prefix))
   AND ($layers IS NULL OR m.layer IN $layers)
   AND m.strength >= $min_strength
   AND ($as_of IS NULL OR (m.occurred_at <= $as_of
        AND NOT EXISTS { MATCH (w:Memory)-[:SUPERSEDES]->(m) WHERE w.occurred_at <= $as_of }))
-RETURN seed, type(r) AS via, m.id AS id,
+RETURN DISTINCT seed, via, m.id AS id,
        m.importance AS importance, m.strength AS strength, m.layer AS layer,
        m.categories AS categories, m.occurred_at.epochSeconds AS occurred,
        coalesce(m.last_accessed_at, m.occurred_at).epochSeconds AS accessed,

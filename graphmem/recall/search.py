@@ -27,7 +27,12 @@ from graphmem.store.search import Candidate, Facts, Neighbour, SearchFilter, Sea
 # Cosine similarity of MiniLM embeddings: below LOW nothing is really related, above HIGH it is.
 LOW_SIMILARITY = 0.25
 HIGH_SIMILARITY = 0.75
-_VIA = {"NEXT": "next to a match in its episode", "DERIVED_FROM": "lineage of a match"}
+_VIA = {
+    "NEXT": "next to a match in its episode",
+    "DERIVED_FROM": "lineage of a match",
+    "SUPERSEDES": "belief chain of a match",
+    "MENTIONS": "shares an entity with a match",
+}
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,8 @@ class RecallSettings:
     vector_weight: float = 1.0
     fulltext_weight: float = 1.5
     neighbour_weight: float = 0.5
+    entity_neighbour_weight: float = 0.3
+    max_entity_mentions: int = 25
     expand_top: int = 10
     pool: int = 50
     query_weight: float = 0.6
@@ -149,7 +156,9 @@ class Recaller:
                     weights[f"sub-query {number + 1}"] = s.sub_query_weight
             fused = reciprocal_rank_fusion(rankings, k=s.rrf_k, weights=weights)
             seeds = [memory_id for memory_id, _, _ in fused[: s.expand_top]]
-            neighbours = self._search.neighbourhood(tx, seeds, where)
+            neighbours = self._search.neighbourhood(
+                tx, seeds, where, max_entity_mentions=s.max_entity_mentions
+            )
             ranked = self._rank(vector, fulltext, fused, neighbours, query.limit, query.intent)
             ids = [m for m, _, _ in ranked]
             return _Found(vector, ranked, self._search.fetch(tx, ids), self._search.contradictions(tx, ids))
@@ -180,6 +189,7 @@ class Recaller:
         intent: Intent | None,
     ) -> list[tuple[str, float, list[str]]]:
         """Fused scores spread to graph neighbours and reweighted (R2, R3); the best ``limit``."""
+        s = self._settings
         cosine = {c.id: c.score for c in vector}
         facts: dict[str, Facts] = {c.id: c.facts for c in [*fulltext, *vector]}
         scores = {memory_id: score for memory_id, score, _ in fused}
@@ -192,7 +202,8 @@ class Recaller:
             facts.setdefault(n.id, n.facts)
             seed_score, own = base[n.seed_id], scores.get(n.id, 0.0)
             if own < seed_score:  # context rises towards its seed, never above it
-                scores[n.id] = min(own + self._settings.neighbour_weight * seed_score, seed_score * 0.999)
+                weight = s.entity_neighbour_weight if n.via == "MENTIONS" else s.neighbour_weight
+                scores[n.id] = min(own + weight * seed_score, seed_score * 0.999)
             reason = _VIA.get(n.via, n.via)
             if reason not in reasons.setdefault(n.id, []):
                 reasons[n.id].append(reason)

@@ -118,11 +118,20 @@ class SearchStore:
         return [Candidate(r["id"], float(r["score"]), _facts(r)) for r in rows]
 
     @staticmethod
-    def neighbourhood(tx: Transaction, seeds: list[str], where: SearchFilter) -> list[Neighbour]:
-        """Memories one NEXT or DERIVED_FROM edge away from the seeds."""
+    def neighbourhood(
+        tx: Transaction, seeds: list[str], where: SearchFilter, *, max_entity_mentions: int
+    ) -> list[Neighbour]:
+        """Memories one edge away from the seeds: NEXT, DERIVED_FROM, SUPERSEDES (both ways), and
+        memories sharing an entity that at most ``max_entity_mentions`` memories mention (a rare,
+        telling entity; a speaker named in every turn says nothing)."""
         if not seeds:
             return []
-        rows = tx.run("search/expand_neighbourhood", seeds=seeds, **where.params())
+        rows = tx.run(
+            "search/expand_neighbourhood",
+            seeds=seeds,
+            max_entity_mentions=max_entity_mentions,
+            **where.params(),
+        )
         return [Neighbour(r["seed"], r["via"], r["id"], _facts(r)) for r in rows]
 
     @staticmethod
