@@ -5,8 +5,10 @@ MATCH (winner:Memory {id: row.winner_id})
 MATCH (loser:Memory {id: row.loser_id})
 MERGE (winner)-[s:SUPERSEDES]->(loser)
   ON CREATE SET s.detected_at = row.detected_at, s.reason = row.reason
-MERGE (winner)-[c:CONTRADICTS]->(loser)
-  ON CREATE SET c.detected_at = row.detected_at, c.strength = row.strength, c.reason = row.reason
+FOREACH (_ IN CASE WHEN row.contradicts THEN [1] ELSE [] END |
+  MERGE (winner)-[c:CONTRADICTS]->(loser)
+    ON CREATE SET c.detected_at = row.detected_at, c.strength = row.strength, c.reason = row.reason
+)
 SET loser.status = 'superseded',
     loser.strength = row.loser_strength,
     loser.superseded_at = row.detected_at

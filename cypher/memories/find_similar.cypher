@@ -11,4 +11,5 @@ RETURN row.index AS index,
                 strength: node.strength, confidence: node.confidence,
                 last_accessed_at: node.last_accessed_at,
                 spaced_access_count: node.spaced_access_count,
+                labile_until: node.labile_until,
                 metadata_json: node.metadata_json}) AS neighbours

@@ -66,6 +66,7 @@ class StoredNeighbour:
     last_accessed_at: datetime | None
     spaced_access_count: int
     metadata: dict[str, Any]
+    labile_until: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,7 @@ class Supersession:
     strength: float
     loser_strength: float
     detected_at: datetime
+    contradicts: bool = True  # False for a refinement (D3): replaced, not proven wrong
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,7 @@ def _neighbour(raw: dict[str, Any]) -> StoredNeighbour:
         last_accessed_at=raw["last_accessed_at"],
         spaced_access_count=int(raw["spaced_access_count"] or 0),
         metadata=json.loads(meta) if meta else {},
+        labile_until=raw.get("labile_until"),
     )
 
 

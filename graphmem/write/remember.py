@@ -18,6 +18,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from graphmem.beliefs.judge import judge
+from graphmem.beliefs.refine import refines
 from graphmem.beliefs.resolver import BeliefChecker, Neighbour
 from graphmem.beliefs.statements import Statement, read_statement
 from graphmem.clock import Clock
@@ -226,6 +227,7 @@ class RememberPipeline:
             reinforcements[found[0].id] = _reinforcement(reinforcements.get(found[0].id), found[0], now)
             return
         by_id = {n.id: n for n in found}
+        self._refinements(draft, [n for n in found if n.id not in replaced], now, supersessions)
         for memory_id, reason in replaced.items():
             old = by_id[memory_id]
             draft.actions.append(f"contradicts:{old.id}")
@@ -240,6 +242,22 @@ class RememberPipeline:
                 supersessions.append(
                     _supersession(old.id, draft.memory_id, reason, INITIAL_STRENGTH, old.confidence, now)
                 )
+
+    @staticmethod
+    def _refinements(
+        draft: _Draft, candidates: list[StoredNeighbour], now: datetime, supersessions: list[Supersession]
+    ) -> None:
+        """D3: a labile memory restated with a qualification is refined by the new statement."""
+        for n in candidates:
+            old = read_statement(n.text, _speaker(n))
+            if draft.occurred_at >= n.occurred_at and refines(
+                old, draft.statement, n.cosine, n.labile_until, now
+            ):
+                draft.actions += [f"refined:{n.id}", f"superseded:{n.id}"]
+                supersessions.append(
+                    Supersession(draft.memory_id, n.id, "refined", 0.0, n.strength, now, contradicts=False)
+                )
+                return
 
     def _within_batch(self, fresh: list[_Draft], vectors: np.ndarray, now: datetime) -> list[Supersession]:
         found: list[Supersession] = []

@@ -92,3 +92,16 @@ def test_episode_neighbours_come_with_their_match(memory: Memory, scope: str) ->
     assert turns[0] in texts and turns[2] in texts
     beagle = next(r for r in found.results if r.text == turns[2])
     assert "next to a match in its episode" in beagle.match_reasons or "keyword match" in beagle.match_reasons
+
+
+def test_a_recalled_memory_is_refined_by_a_qualified_restatement(memory: Memory, scope: str) -> None:
+    quiet = memory.remember("I prefer email for work questions.", scope=f"{scope}/quiet").memory
+    later = memory.remember("I prefer email for work questions, except for outages.", scope=f"{scope}/quiet")
+    assert later.actions == ["created"] and memory.get(quiet.id).status == "active"  # not labile
+
+    old = memory.remember("I prefer async communication.", scope=scope).memory
+    memory.recall("how do I like to communicate", scope=scope)
+    memory.settle()  # the recall made it labile for six hours
+    new = memory.remember("I prefer async communication, except for urgent issues.", scope=scope)
+    assert f"refined:{old.id}" in new.actions and not any(a.startswith("contradicts:") for a in new.actions)
+    assert memory.get(old.id).status == "superseded"
