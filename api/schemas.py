@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from graphmem.conversations.models import Role
-from graphmem.models import DecisionRecord, MemoryInput, WriteResult
+from graphmem.models import DecisionRecord, MemoryInput, NonBlank, WriteResult
 
 
 class ErrorDetail(BaseModel):
@@ -109,19 +109,12 @@ class ExtractRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    text: str = Field(min_length=1, description="A conversation turn, a document or a tool's output.")
+    text: NonBlank = Field(min_length=1, description="A conversation turn, a document or a tool's output.")
     store: bool = Field(default=False, description="Also remember each fact (one batch write).")
     scope: str | None = Field(default=None, description="Scope of the stored facts, e.g. /user/alice.")
     speaker: str | None = Field(
         default=None, max_length=128, description="Who 'I' is in the text; default: the user."
     )
-
-    @field_validator("text")
-    @classmethod
-    def _text_not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("text must contain something besides white space")
-        return value
 
 
 class DecisionsResponse(BaseModel):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from graphmem.scopes import normalize_scope
 
@@ -31,6 +31,14 @@ def _clean_categories(value: list[str]) -> list[str]:
     return list(seen)
 
 
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must contain something besides white space")
+    return value
+
+
+NonBlank = Annotated[str, AfterValidator(_not_blank)]
+"""Text that is more than white space."""
 ScopePath = Annotated[str, AfterValidator(normalize_scope)]
 """A scope path, normalised ('/user/alice'); InvalidInputError-style message when malformed."""
 Categories = Annotated[list[str], AfterValidator(_clean_categories)]
@@ -44,7 +52,7 @@ class MemoryInput(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    text: str = Field(min_length=1, description="What to remember, in plain language.")
+    text: NonBlank = Field(min_length=1, description="What to remember, in plain language.")
     scope: ScopePath | None = Field(default=None, description="Scope path, e.g. /user/alice; default /.")
     categories: Categories | None = Field(default=None, max_length=32)
     importance: float | None = Field(default=None, ge=0.0, le=1.0)
@@ -53,13 +61,6 @@ class MemoryInput(BaseModel):
     )
     source: str | None = Field(default=None, max_length=256)
     metadata: dict[str, Any] | None = None
-
-    @field_validator("text")
-    @classmethod
-    def _text_not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("text must contain something besides white space")
-        return value
 
 
 class MemoryRecord(BaseModel):
@@ -127,7 +128,7 @@ class RecallQuery(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    query: str = Field(min_length=1, max_length=4096)
+    query: NonBlank = Field(min_length=1, max_length=4096)
     scope: ScopePath | None = Field(default=None, description="Only this scope and below.")
     scopes: list[ScopePath] | None = Field(
         default=None, max_length=16, description="A slice: several scope branches read in one query."
@@ -146,13 +147,6 @@ class RecallQuery(BaseModel):
     as_of: UtcDatetime | None = Field(
         default=None, description="Answer with what was believed at this time (default: the current truth)."
     )
-
-    @field_validator("query")
-    @classmethod
-    def _query_not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("query must contain something besides white space")
-        return value
 
 
 class RecallResult(BaseModel):
