@@ -76,8 +76,12 @@ class Settings(BaseSettings):
     flush_idle_minutes: float = Field(default=30.0, ge=0)
 
     # Recall.
-    recall_default_limit: int = 10
-    recall_max_limit: int = 100
+    # Recall (R2 composite score weights, R5 staleness); fusion weights live in RecallSettings.
+    recall_weight_strength: float = 0.3
+    recall_weight_importance: float = 0.3
+    recall_weight_recency: float = 0.1
+    recall_half_life_days: float = 30.0
+    recall_stale_after_days: float = 180.0
 
     @property
     def api_key_list(self) -> list[str]:

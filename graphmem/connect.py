@@ -15,6 +15,8 @@ from graphmem.entities.episodes import graphiti_worker
 from graphmem.llm.base import LLM
 from graphmem.llm.factory import create_llm
 from graphmem.memory import Memory
+from graphmem.recall.scoring import ScoreWeights
+from graphmem.recall.search import RecallSettings
 from graphmem.store.catalog import default_catalog
 from graphmem.store.executor import QueryExecutor
 from graphmem.write.remember import WriteLimits
@@ -41,6 +43,17 @@ def write_limits(settings: Settings) -> WriteLimits:
         belief_checks=settings.write_belief_checks,
         link_graph=settings.write_link_graph,
     )
+
+
+def recall_settings(settings: Settings) -> RecallSettings:
+    """The recall weights the settings ask for."""
+    weights = ScoreWeights(
+        strength=settings.recall_weight_strength,
+        importance=settings.recall_weight_importance,
+        recency=settings.recall_weight_recency,
+        half_life_days=settings.recall_half_life_days,
+    )
+    return RecallSettings(stale_after_days=settings.recall_stale_after_days, weights=weights)
 
 
 class MemoryConnection:
@@ -93,5 +106,14 @@ def open_memory(
             executor=executor,
             embedder=chosen,
         )
-    memory = Memory(executor, chosen, SystemClock(), model, write_limits(settings), beliefs, episodes)
+    memory = Memory(
+        executor,
+        chosen,
+        SystemClock(),
+        model,
+        write_limits(settings),
+        beliefs,
+        episodes,
+        recall_settings(settings),
+    )
     return MemoryConnection(memory, driver)

@@ -44,7 +44,7 @@ from graphmem.models import (
 )
 from graphmem.recall.feedback import FeedbackLoop
 from graphmem.recall.reinforce import RetrievalReinforcer
-from graphmem.recall.search import Recaller
+from graphmem.recall.search import Recaller, RecallSettings
 from graphmem.store.decisions import DecisionStore
 from graphmem.store.entities import EntityStore
 from graphmem.store.executor import QueryExecutor
@@ -76,6 +76,7 @@ class Memory:
         limits: WriteLimits | None = None,
         beliefs: BeliefSettings | None = None,
         episodes: EpisodeWorker | None = None,
+        recall: RecallSettings | None = None,
     ) -> None:
         self._executor = executor
         self._embedder = embedder
@@ -97,7 +98,7 @@ class Memory:
         self._writer = RememberPipeline(
             self._store, embedder, clock, self._limits, checker, FieldInference(self._llm), linkers
         )
-        self._recaller = Recaller(SearchStore(executor), embedder)
+        self._recaller = Recaller(SearchStore(executor), embedder, recall, clock)
         self._extractor = FactExtractor(self._llm)
         self._sessions = conversation_sessions(executor, self._llm, self.remember_batch, clock, self._limits)
         self._write_queue = WriteQueue(self.remember_batch)
