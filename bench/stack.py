@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -16,14 +15,8 @@ import httpx
 
 from graphmem.config import Settings, default_home
 from graphmem.connect import Neo4jTarget
+from graphmem.runtime.ports import free_port
 from graphmem.runtime.server import ManagedNeo4j
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @contextmanager

@@ -7,7 +7,6 @@ GRAPHMEM_TEST_NEO4J_URI (with _USER / _PASSWORD) to run against another server i
 from __future__ import annotations
 
 import os
-import socket
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,13 +18,7 @@ from graphmem.connect import MemoryConnection, Neo4jTarget, open_memory
 from graphmem.embedding.base import Embedder
 from graphmem.embedding.factory import create_embedder
 from graphmem.memory import Memory
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from graphmem.runtime.ports import free_port
 
 
 def test_jars_dir() -> Path:

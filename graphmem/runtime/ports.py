@@ -21,6 +21,13 @@ def port_is_free(port: int, host: str = LOOPBACK) -> bool:
     return True
 
 
+def free_port(host: str = LOOPBACK) -> int:
+    """A TCP port nobody listens on right now (for throw-away servers in tests and benchmarks)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        return int(sock.getsockname()[1])
+
+
 def port_answers(port: int, host: str = LOOPBACK, timeout: float = 1.0) -> bool:
     """Return True if something accepts TCP connections on ``host:port``."""
     try:

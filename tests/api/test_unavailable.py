@@ -11,7 +11,7 @@ from api.app import create_app
 from graphmem.config import Settings
 from graphmem.connect import Neo4jTarget, open_memory
 from graphmem.embedding.base import Embedder
-from tests.conftest import free_port
+from graphmem.runtime.ports import free_port
 
 
 @pytest.fixture

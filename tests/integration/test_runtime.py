@@ -24,19 +24,12 @@ from graphmem.connect import Neo4jTarget, open_memory
 from graphmem.embedding.base import Embedder
 from graphmem.errors import PortInUseError, ServerStartError
 from graphmem.runtime import ConnectionInfo, ManagedNeo4j
-from graphmem.runtime.ports import port_answers, port_is_free
+from graphmem.runtime.ports import free_port, port_answers, port_is_free
 from graphmem.runtime.process import process_alive
 
 pytestmark = pytest.mark.integration
 
 VERSION = "5.26.30"
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def shared_jars_dir() -> Path:
