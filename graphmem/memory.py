@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from graphmem.beliefs.resolver import BeliefChecker, BeliefSettings
+from graphmem.beliefs.statements import speaker_in
 from graphmem.clock import Clock
 from graphmem.conversations.models import (
     Conversation,
@@ -148,7 +149,6 @@ class Memory:
         self.prepare()
         results = self._writer.remember(items)
         if self._episodes is not None:  # graphiti, with a model: after the commit, off the write path
-            speakers = {id(item): (item.metadata or {}).get("speaker") for item in items}
             self._episodes.submit(
                 [
                     EpisodeSource(
@@ -156,7 +156,7 @@ class Memory:
                         r.memory.text,
                         r.memory.scope,
                         r.memory.occurred_at,
-                        speakers.get(id(item)) if isinstance(speakers.get(id(item)), str) else None,
+                        speaker_in(item.metadata),
                     )
                     for item, r in zip(items, results, strict=True)
                     if r.actions[:1] == ["created"]

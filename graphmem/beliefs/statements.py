@@ -7,7 +7,15 @@ Pure functions, no model: the lexicons below are the deterministic fallback's kn
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
+
+
+def speaker_in(metadata: Mapping[str, Any] | None) -> str | None:
+    """Who 'I' is in a memory's text, when its metadata says so (``{"speaker": "Ann"}``)."""
+    speaker = (metadata or {}).get("speaker")
+    return speaker if isinstance(speaker, str) and speaker.strip() else None
 
 
 def _words(text: str) -> frozenset[str]:

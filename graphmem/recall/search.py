@@ -151,7 +151,8 @@ class Recaller:
                         limit=pool * 2,
                         min_results=1,
                     )
-                    vector += [c for c in extra if c.id not in {v.id for v in vector}]
+                    seen = {v.id for v in vector}
+                    vector += [c for c in extra if c.id not in seen]
                     rankings[f"sub-query {number + 1}"] = [c.id for c in extra]
                     weights[f"sub-query {number + 1}"] = s.sub_query_weight
             fused = reciprocal_rank_fusion(rankings, k=s.rrf_k, weights=weights)

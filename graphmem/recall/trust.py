@@ -6,21 +6,16 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from graphmem.beliefs.judge import judge
-from graphmem.beliefs.statements import read_statement
+from graphmem.beliefs.statements import read_statement, speaker_in
 from graphmem.models import Recalled
 
 UNCERTAIN_BELOW = 0.3
 
 
-def _speaker(memory: Recalled) -> str | None:
-    speaker = memory.metadata.get("speaker")
-    return speaker if isinstance(speaker, str) else None
-
-
 def conflicting_pairs(results: list[Recalled], edges: Iterable[tuple[str, str]]) -> set[frozenset[str]]:
     """Pairs of results that cannot both be true: a CONTRADICTS edge, or the offline judge says so."""
     pairs = {frozenset(edge) for edge in edges}
-    statements = [read_statement(r.text, _speaker(r)) for r in results]
+    statements = [read_statement(r.text, speaker_in(r.metadata)) for r in results]
     for i, a in enumerate(results):
         for j in range(i + 1, len(results)):
             b = results[j]

@@ -20,7 +20,7 @@ import numpy as np
 from graphmem.beliefs.judge import judge
 from graphmem.beliefs.refine import refines
 from graphmem.beliefs.resolver import BeliefChecker, Neighbour
-from graphmem.beliefs.statements import Statement, read_statement
+from graphmem.beliefs.statements import Statement, read_statement, speaker_in
 from graphmem.clock import Clock
 from graphmem.dynamics.contradiction import contradiction_beta, penalised_strength
 from graphmem.dynamics.reinforcement import is_spaced, reinforce
@@ -86,8 +86,7 @@ def check_inputs(items: Sequence[MemoryInput], limits: WriteLimits) -> None:
 
 def speaker_of(item: MemoryInput) -> str | None:
     """Who 'I' is in the item's text, when the caller said so in metadata."""
-    speaker = (item.metadata or {}).get("speaker")
-    return speaker if isinstance(speaker, str) and speaker.strip() else None
+    return speaker_in(item.metadata)
 
 
 @dataclass
@@ -267,10 +266,13 @@ class RememberPipeline:
                 if a.scope != b.scope:
                     continue
                 cosine = float(vectors[a.index] @ vectors[b.index])
-                if cosine < threshold or not judge(a.statement, b.statement, cosine).conflict:
+                if cosine < threshold:
+                    continue
+                verdict = judge(a.statement, b.statement, cosine)
+                if not verdict.conflict:
                     continue
                 winner, loser = (b, a) if b.occurred_at >= a.occurred_at else (a, b)
-                reason = judge(a.statement, b.statement, cosine).reason
+                reason = verdict.reason
                 winner.actions += [f"contradicts:{loser.memory_id}", f"superseded:{loser.memory_id}"]
                 loser.actions += [f"contradicts:{winner.memory_id}", f"superseded_by:{winner.memory_id}"]
                 loser.lost_to = winner.memory_id
@@ -350,8 +352,7 @@ def _episode_pairs(fresh: list[_Draft]) -> list[tuple[str, str]]:
 
 
 def _speaker(n: StoredNeighbour) -> str | None:
-    speaker = n.metadata.get("speaker")
-    return speaker if isinstance(speaker, str) else None
+    return speaker_in(n.metadata)
 
 
 def _reinforcement(previous: Reinforcement | None, n: StoredNeighbour, now: datetime) -> Reinforcement:
