@@ -13,7 +13,18 @@ from fastapi import Depends, FastAPI
 
 from api.deps import require_api_key
 from api.errors import install_error_handlers
-from api.routes import conversations, decisions, extract, health, memories, recall, sessions
+from api.routes import (
+    browser,
+    consolidate,
+    conversations,
+    cypher,
+    decisions,
+    extract,
+    health,
+    memories,
+    recall,
+    sessions,
+)
 from graphmem.errors import GraphmemError
 from graphmem.memory import Memory
 
@@ -44,14 +55,18 @@ def create_app(
     memory: Memory,
     *,
     api_keys: list[str] | None = None,
+    api_key_scopes: dict[str, list[str]] | None = None,
     on_shutdown: Callable[[], None] | None = None,
     nudge_every_user_turns: int = 10,
     flush_idle_minutes: float | None = 30.0,
+    consolidation_heartbeat: timedelta | None = None,
 ) -> FastAPI:
     """The REST API over ``memory``; ``on_shutdown`` runs when the server stops (e.g. close the driver).
 
     A memory review runs every ``nudge_every_user_turns`` user turns of a conversation; at start-up
     the open conversations idle for over ``flush_idle_minutes`` are flushed (None: not at all).
+    With ``consolidation_heartbeat``, overdue consolidation jobs run in the background at start-up
+    and are checked again at that interval (None: only on request).
     """
 
     @asynccontextmanager
@@ -61,7 +76,13 @@ def create_app(
         except GraphmemError as e:  # the API still starts; /v1/health reports the problem
             log.warning("graphmem is not ready yet: %s", e)
         flusher = start_idle_flush(memory, flush_idle_minutes)
+        scheduler = None
+        if consolidation_heartbeat is not None:  # C8: overdue jobs now, then on every beat
+            scheduler = memory.consolidation_schedule(consolidation_heartbeat)
+            scheduler.start()
         yield
+        if scheduler is not None:
+            await asyncio.to_thread(scheduler.stop, SHUTDOWN_WAIT_SECONDS)
         if flusher is not None:
             await asyncio.to_thread(flusher.join, SHUTDOWN_WAIT_SECONDS)
         if not await asyncio.to_thread(memory.drain_writes, None, SHUTDOWN_WAIT_SECONDS):
@@ -77,14 +98,18 @@ def create_app(
     )
     app.state.memory = memory
     app.state.api_keys = list(api_keys or [])
+    app.state.api_key_scopes = dict(api_key_scopes or {})  # keys whose agent queries are confined
     app.state.nudge_every_user_turns = nudge_every_user_turns
     install_error_handlers(app)
     secured = [Depends(require_api_key)]
     app.include_router(health.router, prefix="/v1")
+    app.include_router(browser.router)  # static Neo4j Browser assets, no key needed
     app.include_router(memories.router, prefix="/v1", dependencies=secured)
     app.include_router(recall.router, prefix="/v1", dependencies=secured)
     app.include_router(extract.router, prefix="/v1", dependencies=secured)
     app.include_router(conversations.router, prefix="/v1", dependencies=secured)
     app.include_router(sessions.router, prefix="/v1", dependencies=secured)
     app.include_router(decisions.router, prefix="/v1", dependencies=secured)
+    app.include_router(consolidate.router, prefix="/v1", dependencies=secured)
+    app.include_router(cypher.router, prefix="/v1", dependencies=secured)
     return app

@@ -34,4 +34,15 @@ def require_api_key(request: Request) -> None:
         )
 
 
+def key_scopes(request: Request) -> list[str] | None:
+    """The scopes the presented API key is bound to (``secret@/user/alice|/team/x``); None if unbound."""
+    bound: dict[str, list[str]] = getattr(request.app.state, "api_key_scopes", {})
+    _, _, token = request.headers.get("authorization", "").partition(" ")
+    for key, scopes in bound.items():
+        if hmac.compare_digest(token.strip(), key):
+            return scopes
+    return None
+
+
 MemoryDep = Annotated[Memory, Depends(get_memory)]
+KeyScopesDep = Annotated[list[str] | None, Depends(key_scopes)]

@@ -14,9 +14,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from graphmem.errors import (
     DatabaseUnavailableError,
+    ForbiddenQueryError,
     GraphmemError,
     InvalidInputError,
+    InvalidQueryError,
+    JobBusyError,
     NotFoundError,
+    QueryTimeoutError,
     TextTooLongError,
     WriteQueueFullError,
 )
@@ -25,10 +29,14 @@ log = logging.getLogger(__name__)
 
 _STATUS: list[tuple[type[GraphmemError], int]] = [
     (TextTooLongError, 413),
+    (InvalidQueryError, 400),
     (InvalidInputError, 422),
+    (ForbiddenQueryError, 403),
+    (QueryTimeoutError, 408),
     (NotFoundError, 404),
     (DatabaseUnavailableError, 503),
     (WriteQueueFullError, 503),
+    (JobBusyError, 409),
 ]
 
 

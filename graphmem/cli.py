@@ -6,6 +6,7 @@ import json
 import logging
 import sys
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -74,9 +75,15 @@ def serve(settings: Settings, host: str | None, port: int | None) -> None:
     app = create_app(
         connection.memory,
         api_keys=settings.api_key_list,
+        api_key_scopes=settings.api_key_scopes,
         on_shutdown=connection.close,
         nudge_every_user_turns=settings.nudge_every_user_turns,
         flush_idle_minutes=settings.flush_idle_minutes,
+        consolidation_heartbeat=(
+            timedelta(minutes=settings.consolidation_heartbeat_minutes)
+            if settings.consolidation_heartbeat_minutes > 0
+            else None
+        ),
     )
     bind_host, bind_port = host or settings.host, port or settings.port
     click.echo(
@@ -209,6 +216,69 @@ def stats(settings: Settings) -> None:
     """Counts of memories by layer and status, entities and decisions."""
     with _connect(settings) as memory:
         _print_json(memory.health().model_dump(mode="json"))
+
+
+@main.command()
+@click.option(
+    "--job",
+    "jobs",
+    multiple=True,
+    type=click.Choice(["nightly", "weekly", "monthly"]),
+    help="Run only this job (repeatable); default all three.",
+)
+@click.option("--overdue", is_flag=True, help="Run only the jobs whose last run is older than their interval.")
+@click.pass_obj
+def consolidate(settings: Settings, jobs: tuple[str, ...], overdue: bool) -> None:
+    """Run the consolidation ("sleep") jobs now, with progress, then print their counts (for cron too)."""
+    bar = _ProgressBar()
+    with _connect(settings) as memory:
+        if overdue:
+            report = memory.run_overdue_jobs(trigger="cli")
+        else:
+            report = memory.consolidate(list(jobs) or None, progress=bar, trigger="cli")  # type: ignore[arg-type]
+    bar.close()
+    for run in report.runs:
+        counts = ", ".join(f"{k} {v}" for k, v in sorted(run.counts.items()) if v)
+        click.echo(f"{run.job}: {run.status} in {run.duration_ms / 1000:.1f} s  {counts or 'nothing to do'}")
+        if run.error:
+            click.echo(f"  {run.error}", err=True)
+    if any(r.status == "failed" for r in report.runs):
+        sys.exit(1)
+
+
+class _ProgressBar:
+    """A progress line per consolidation step on stderr (click's bar when the total is known)."""
+
+    def __init__(self) -> None:
+        self._step: str | None = None
+        self._shown = 0.0
+
+    def __call__(self, step: str, done: int, total: int | None) -> None:
+        import time
+
+        now = time.monotonic()
+        if step == self._step and now - self._shown < 0.5 and (total is None or done < total):
+            return
+        self._step, self._shown = step, now
+        if total:
+            width = 30
+            filled = int(width * done / total)
+            line = f"{step:<24} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}"
+        else:
+            line = f"{step:<24} {done} read"
+        click.echo(f"\r{line:<80}", nl=False, err=True)
+
+    def close(self) -> None:
+        if self._step is not None:
+            click.echo("", err=True)
+
+
+@main.command("health-report")
+@click.pass_obj
+def health_report(settings: Settings) -> None:
+    """The health report: counts per layer, status and category, staleness, growth, job runs."""
+    with _connect(settings) as memory:
+        _print_json(memory.health_report().model_dump(mode="json"))
 
 
 if __name__ == "__main__":

@@ -13,11 +13,27 @@ from typing import Literal
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from graphmem.consolidate.settings import DEFAULT_TTL_DAYS
+from graphmem.scopes import normalize_scope
+
 
 def default_home() -> Path:
     """Where the managed Neo4j keeps jars, data and logs unless ``GRAPHMEM_HOME`` says otherwise."""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "graphmem"
+
+
+def parse_api_key(entry: str) -> tuple[str, list[str] | None]:
+    """One ``GRAPHMEM_API_KEYS`` entry: ``secret`` (unbound) or ``secret@/scope|/other`` (bound).
+
+    A bound key's agent queries (``POST /v1/cypher``) read only those scopes. The secret itself
+    must not contain ``@/``. Raises InvalidInputError for a malformed scope.
+    """
+    key, bound, rest = entry.strip().partition("@/")
+    if not bound:
+        return key, None
+    scopes = [normalize_scope(s) for s in ("/" + rest).split("|") if s.strip()]
+    return key, scopes
 
 
 class Settings(BaseSettings):
@@ -83,10 +99,30 @@ class Settings(BaseSettings):
     recall_half_life_days: float = 30.0
     recall_stale_after_days: float = 180.0
 
+    # Consolidation (C1-C8): clustering radii, merge threshold, D4 archive TTLs per category (JSON,
+    # e.g. GRAPHMEM_TTL_DAYS='{"work": 60}'), and the heartbeat that runs overdue jobs (0: never;
+    # then run `graphmem consolidate` from cron).
+    semantic_eps: float = Field(default=0.35, gt=0, lt=1)
+    schema_eps: float = Field(default=0.45, gt=0, lt=1)
+    merge_cosine: float = Field(default=0.85, gt=0, le=1)
+    ttl_days: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_TTL_DAYS))
+    default_ttl_days: float = Field(default=90.0, gt=0)
+    cold_after_days: float = Field(default=180.0, gt=0)
+    consolidation_heartbeat_minutes: float = Field(default=10.0, ge=0)
+
     @property
     def api_key_list(self) -> list[str]:
-        """The configured API keys; empty means the API is open."""
-        return [k.strip() for k in self.api_keys.split(",") if k.strip()]
+        """The configured API keys (without their scope bindings); empty means the API is open."""
+        return [parse_api_key(k)[0] for k in self.api_keys.split(",") if k.strip()]
+
+    @property
+    def api_key_scopes(self) -> dict[str, list[str]]:
+        """The scopes each bound key is confined to (``secret@/user/alice|/team/x``); unbound keys absent.
+
+        Raises InvalidInputError for a malformed scope.
+        """
+        parsed = [parse_api_key(k) for k in self.api_keys.split(",") if k.strip()]
+        return {key: scopes for key, scopes in parsed if scopes is not None}
 
     @property
     def managed(self) -> bool:

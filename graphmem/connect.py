@@ -9,6 +9,7 @@ import neo4j
 from graphmem.beliefs.resolver import BeliefSettings
 from graphmem.clock import SystemClock
 from graphmem.config import Settings
+from graphmem.consolidate.settings import ConsolidationSettings
 from graphmem.embedding.base import Embedder
 from graphmem.embedding.factory import create_embedder
 from graphmem.entities.episodes import graphiti_worker
@@ -42,6 +43,18 @@ def write_limits(settings: Settings) -> WriteLimits:
         infer_fields=settings.write_infer_fields,
         belief_checks=settings.write_belief_checks,
         link_graph=settings.write_link_graph,
+    )
+
+
+def consolidation_settings(settings: Settings) -> ConsolidationSettings:
+    """The consolidation radii, thresholds and TTLs the settings ask for."""
+    return ConsolidationSettings(
+        semantic_eps=settings.semantic_eps,
+        schema_eps=settings.schema_eps,
+        merge_cosine=settings.merge_cosine,
+        ttl_days=dict(settings.ttl_days),
+        default_ttl_days=settings.default_ttl_days,
+        cold_after_days=settings.cold_after_days,
     )
 
 
@@ -115,5 +128,6 @@ def open_memory(
         beliefs,
         episodes,
         recall_settings(settings),
+        consolidation_settings(settings),
     )
     return MemoryConnection(memory, driver)

@@ -110,3 +110,61 @@ class WriteQueueFullError(GraphmemError):
     """The background write queue is full (or shut down); retry later or write synchronously."""
 
     code = "write_queue_full"
+
+
+class JobLockLostError(GraphmemError):
+    """A consolidation job's lock expired and another process took it; this run stopped (it resumes next time)."""
+
+    code = "job_lock_lost"
+
+
+class JobBusyError(GraphmemError):
+    """Every consolidation job asked for is running in another process right now; retry when it finishes."""
+
+    code = "job_busy"
+
+
+class ForbiddenQueryError(GraphmemError):
+    """An agent's Cypher could write, escape its scopes, or calls a procedure outside the allow-list."""
+
+    code = "forbidden_query"
+
+
+class InvalidQueryError(InvalidInputError):
+    """An agent's Cypher does not parse, or Neo4j refused it while running (a type error, a bad value)."""
+
+    code = "invalid_query"
+
+
+class QueryTimeoutError(GraphmemError):
+    """An agent's read query ran longer than its time limit and was stopped."""
+
+    code = "query_timeout"
+
+
+class AuthenticationError(GraphmemError):
+    """The REST API refused the API key: it is missing or not one of ``GRAPHMEM_API_KEYS`` (HTTP 401)."""
+
+    code = "unauthorized"
+
+
+class APIError(GraphmemError):
+    """The REST API answered with an error no more specific exception describes.
+
+    ``status`` is the HTTP status and ``code`` the server's error code (``http_error`` when the
+    answer was not graphmem's JSON error, e.g. a proxy's page).
+    """
+
+    code = "api_error"
+
+    def __init__(self, message: str, *, status: int, code: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        if code is not None:
+            self.code = code
+
+
+class APIUnreachableError(GraphmemError):
+    """The REST API could not be reached, or did not answer in time, after the client's retries."""
+
+    code = "api_unreachable"

@@ -8,9 +8,17 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from graphmem.agents.models import AgentQuery, CypherResult
+from graphmem.agents.readonly import DEFAULT_ROW_LIMIT, DEFAULT_TIMEOUT_SECONDS, ReadOnlyCypher
 from graphmem.beliefs.resolver import BeliefChecker, BeliefSettings
 from graphmem.beliefs.statements import speaker_in
 from graphmem.clock import Clock
+from graphmem.consolidate.context import Progress, no_progress
+from graphmem.consolidate.jobs import Consolidator
+from graphmem.consolidate.models import ConsolidationReport, HealthDetail, JobName
+from graphmem.consolidate.report import health_detail
+from graphmem.consolidate.scheduler import ConsolidationScheduler
+from graphmem.consolidate.settings import ConsolidationSettings
 from graphmem.conversations.models import (
     Conversation,
     FlushResult,
@@ -24,7 +32,7 @@ from graphmem.decisions.recorder import DecisionRecorder
 from graphmem.embedding.base import Embedder
 from graphmem.entities.episodes import EpisodeSource, EpisodeWorker
 from graphmem.entities.linker import EntityLinker
-from graphmem.errors import DatabaseUnavailableError, GraphmemError
+from graphmem.errors import DatabaseUnavailableError, GraphmemError, JobBusyError
 from graphmem.llm.base import LLM
 from graphmem.llm.none import NoLLM
 from graphmem.models import (
@@ -50,6 +58,7 @@ from graphmem.store.decisions import DecisionStore
 from graphmem.store.entities import EntityStore
 from graphmem.store.executor import QueryExecutor
 from graphmem.store.memories import MemoryDynamicsStore, MemoryStore
+from graphmem.store.consolidation import ConsolidationStore
 from graphmem.store.schema import apply_schema, check_embedding_model
 from graphmem.store.search import SearchStore
 from graphmem.write.extract import FactExtractor, check_extract_input
@@ -59,6 +68,9 @@ from graphmem.write.queue import RECALL_DRAIN_TIMEOUT, WriteJob, WriteQueue
 from graphmem.write.remember import GraphLinker, RememberPipeline, WriteLimits, check_inputs
 
 log = logging.getLogger(__name__)
+
+# The nightly job turns the pending turns of conversations idle this long into memories.
+NIGHTLY_FLUSH_IDLE = timedelta(minutes=30)
 
 
 class Memory:
@@ -78,6 +90,7 @@ class Memory:
         beliefs: BeliefSettings | None = None,
         episodes: EpisodeWorker | None = None,
         recall: RecallSettings | None = None,
+        consolidation: ConsolidationSettings | None = None,
     ) -> None:
         self._executor = executor
         self._embedder = embedder
@@ -105,6 +118,16 @@ class Memory:
         self._write_queue = WriteQueue(self.remember_batch)
         self._ready = False
         self._needs_reembed = False
+        self._consolidator = Consolidator(
+            executor,
+            embedder,
+            self._llm,
+            clock,
+            consolidation,
+            flush_conversations=lambda: self.flush_idle_conversations(NIGHTLY_FLUSH_IDLE),
+            needs_reembed=lambda: self._needs_reembed,
+            on_reembedded=self._reembedded,
+        )
         self._lock = threading.Lock()
 
     def prepare(self) -> None:
@@ -238,6 +261,40 @@ class Memory:
         status = "degraded" if self._needs_reembed else "ok"
         return HealthReport(status=status, neo4j={"reachable": True}, counts=counts, embedding=embedding)
 
+    # Consolidation (C1-C8).
+
+    def consolidate(
+        self, jobs: Sequence[JobName] | None = None, *, progress: Progress = no_progress, trigger: str = "manual"
+    ) -> ConsolidationReport:
+        """Run consolidation jobs now (default nightly, weekly and monthly), overdue or not.
+
+        ``progress(step, done, total)`` is called as steps advance. Raises JobBusyError when every
+        job asked for is running in another process.
+        """
+        self.prepare()
+        report = self._consolidator.run(jobs, trigger=trigger, progress=progress)
+        if report.runs and all(r.status == "busy" for r in report.runs):
+            names = ", ".join(r.job for r in report.runs)
+            raise JobBusyError(f"{names} already running in another process; retry when it has finished.")
+        return report
+
+    def run_overdue_jobs(self, trigger: str = "heartbeat") -> ConsolidationReport:
+        """Run every job whose last run is older than its interval ("never assume cron ran")."""
+        self.prepare()
+        return self._consolidator.run_overdue(trigger=trigger)
+
+    def consolidation_schedule(self, interval: timedelta) -> ConsolidationScheduler:
+        """A heartbeat (not yet started) that runs overdue jobs at start and every ``interval``."""
+        return ConsolidationScheduler(self.run_overdue_jobs, interval)
+
+    def health_report(self) -> HealthDetail:
+        """Active / archived / cold counts per layer and category, staleness, growth, job runs."""
+        self.prepare()
+        return health_detail(ConsolidationStore(self._executor), self._consolidator)
+
+    def _reembedded(self) -> None:
+        self._needs_reembed = False
+
     # Conversations (W8 nudge, W9 lessons, W11 flush, W13 core profile) and background writes (W12).
 
     def record_turn(
@@ -342,3 +399,46 @@ class Memory:
         """
         self.prepare()
         return DecisionStore(self._executor).find(topic=topic, domain=domain, scope=scope)
+
+    # X4: graph queries from agents (rules and limits in graphmem.agents.readonly).
+
+    def read_query(
+        self,
+        query: str,
+        params: dict[str, Any] | None = None,
+        scopes: list[str] | None = None,
+        *,
+        limit: int = DEFAULT_ROW_LIMIT,
+        timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        graph_only: bool = False,
+    ) -> CypherResult:
+        """Run an agent's read-only Cypher in ``scopes`` (default ``/``, passed as ``$scopes``).
+
+        Rows holding a node or edge outside the scopes are withheld; ``graph_only`` refuses plain
+        values, which carry no scope to check. Raises ForbiddenQueryError for a query that could
+        write or calls a procedure outside the allow-list, InvalidQueryError when Neo4j rejects
+        it, QueryTimeoutError past ``timeout`` seconds, InvalidInputError for bad arguments.
+        """
+        self.prepare()
+        return ReadOnlyCypher(self._executor).run(
+            query, params, scopes, limit=limit, timeout=timeout, graph_only=graph_only
+        )
+
+    def agent_queries(self) -> list[AgentQuery]:
+        """The ready-made read queries agents can run with :meth:`agent_query`."""
+        return ReadOnlyCypher(self._executor).ready_made()
+
+    def agent_query(
+        self,
+        name: str,
+        params: dict[str, Any] | None = None,
+        scopes: list[str] | None = None,
+        *,
+        limit: int = DEFAULT_ROW_LIMIT,
+    ) -> CypherResult:
+        """Run the ready-made query ``name`` (see :meth:`agent_queries`) in ``scopes`` (default ``/``).
+
+        Raises NotFoundError for an unknown name, InvalidInputError when ``params`` do not match.
+        """
+        self.prepare()
+        return ReadOnlyCypher(self._executor).run_ready_made(name, params, scopes, limit=limit)

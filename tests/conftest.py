@@ -19,6 +19,7 @@ from graphmem.embedding.base import Embedder
 from graphmem.embedding.factory import create_embedder
 from graphmem.memory import Memory
 from graphmem.runtime.ports import free_port
+from graphmem.runtime.server import ManagedNeo4j
 
 
 def test_jars_dir() -> Path:
@@ -26,8 +27,27 @@ def test_jars_dir() -> Path:
     return Path(os.environ.get("GRAPHMEM_TEST_JARS", default_home() / "neo4j" / "lib"))
 
 
+def test_server(home: Path) -> ManagedNeo4j:
+    """A managed Neo4j in ``home`` on free ports, using the shared jar cache (not started)."""
+    return ManagedNeo4j(
+        home=home,
+        version=Settings().neo4j_version,
+        bolt_port=free_port(),
+        http_port=free_port(),
+        heap="1g",
+        pagecache="256m",
+        start_timeout=180.0,
+        jars_dir=test_jars_dir(),
+    )
+
+
+NEO4J_HTTP_URL = pytest.StashKey[str]()
+
+
 @pytest.fixture(scope="session")
-def neo4j_target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Neo4jTarget]:
+def neo4j_target(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Neo4jTarget]:
     """A running Neo4j for the test session."""
     uri = os.environ.get("GRAPHMEM_TEST_NEO4J_URI")
     if uri:
@@ -38,25 +58,22 @@ def neo4j_target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Neo4jTarg
             database=os.environ.get("GRAPHMEM_TEST_NEO4J_DATABASE", "neo4j"),
         )
         return
-    from graphmem.runtime.server import ManagedNeo4j
-
-    server = ManagedNeo4j(
-        home=tmp_path_factory.mktemp("graphmem-home"),
-        version=Settings().neo4j_version,
-        bolt_port=free_port(),
-        http_port=free_port(),
-        heap="1g",
-        pagecache="256m",
-        start_timeout=180.0,
-        jars_dir=test_jars_dir(),
-    )
+    server = test_server(tmp_path_factory.mktemp("graphmem-home"))
     info = server.start()
+    request.config.stash[NEO4J_HTTP_URL] = info.http_url
     try:
         yield Neo4jTarget(
             uri=info.uri, user=info.user, password=info.password.get_secret_value(), database="neo4j"
         )
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def neo4j_http_url(neo4j_target: Neo4jTarget, request: pytest.FixtureRequest) -> str | None:
+    """The session Neo4j's HTTP URL (Browser under /browser/); for an external server only if
+    GRAPHMEM_TEST_NEO4J_HTTP_URL gives it."""
+    return os.environ.get("GRAPHMEM_TEST_NEO4J_HTTP_URL") or request.config.stash.get(NEO4J_HTTP_URL, None)
 
 
 @pytest.fixture(scope="session")

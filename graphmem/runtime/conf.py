@@ -18,6 +18,7 @@ _MEMORY_RE = re.compile(r"^[1-9][0-9]*[kKmMgG]?$")
 _LISTEN_RE = re.compile(r"^server\.(bolt|http)\.listen_address=.*:([0-9]+)\s*$", re.MULTILINE)
 _PASSWORD_ALPHABET = string.ascii_letters + string.digits
 ADMIN_TOOL_CLASS = "org.neo4j.cli.AdminTool"
+BROWSER_CONTENT_HOSTS = f"guides.neo4j.com,localhost,{LOOPBACK}"
 
 
 def validate_memory(value: str, setting: str) -> str:
@@ -77,6 +78,11 @@ def render_conf(
         "server.memory.pagecache.size": pagecache,
         "dbms.security.auth_enabled": "true",
         "dbms.usage_report.enabled": "false",
+        # Browser fetches `:play` guides and `:style` sheets only from these hosts; graphmem's API
+        # serves both on loopback (graphmem browser). The first two are Browser's defaults.
+        "browser.remote_content_hostname_whitelist": BROWSER_CONTENT_HOSTS,
+        # Like the usage report: Browser sends no usage data (and asks no consent in its page).
+        "client.allow_telemetry": "false",
     }
     if version.startswith("5."):
         # Netty's default 5 s quiet period, once per event loop, makes a stop take 10 s instead

@@ -6,13 +6,21 @@ query's name as metadata so it can be found in Neo4j's query log.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import neo4j
 from neo4j import exceptions as neo4j_errors
 
-from graphmem.errors import DatabaseUnavailableError, GraphmemError, QueryCatalogError
+from graphmem.errors import (
+    DatabaseUnavailableError,
+    ForbiddenQueryError,
+    GraphmemError,
+    InvalidQueryError,
+    QueryCatalogError,
+    QueryTimeoutError,
+)
 from graphmem.store.catalog import Catalog, CypherQuery
 
 Row = dict[str, Any]
@@ -43,6 +51,37 @@ def _unavailable(error: Exception) -> DatabaseUnavailableError:
         f"Neo4j is unreachable ({type(error).__name__}: {error}). Start it with "
         "`graphmem neo4j start`, or check GRAPHMEM_NEO4J_URI / _USER / _PASSWORD."
     )
+
+
+_EXPLAIN = "EXPLAIN "
+_POSITION = re.compile(r"line (\d+), column (\d+) \(offset: (\d+)\)")
+
+
+def _without_explain(message: str) -> str:
+    """Neo4j's message about ``EXPLAIN <query>`` as if about the agent's query: positions shifted back."""
+
+    def shift(match: re.Match[str]) -> str:
+        line, column, offset = (int(g) for g in match.groups())
+        column -= len(_EXPLAIN) if line == 1 else 0
+        return f"line {line}, column {column} (offset: {offset - len(_EXPLAIN)})"
+
+    message = _POSITION.sub(shift, message)
+    # Neo4j echoes the statement with a caret under the error; drop the echo (it shows EXPLAIN).
+    return message.split('\n"' + _EXPLAIN, 1)[0].strip()
+
+
+def _caller_query_error(error: neo4j_errors.Neo4jError) -> GraphmemError:
+    """What Neo4j's refusal of an agent's own query means for the agent."""
+    code = error.code or ""
+    message = _without_explain(error.message or str(error))
+    if "TransactionTimedOut" in code or "TransactionTerminated" in code:
+        return QueryTimeoutError(
+            f"The query ran past its time limit and was stopped: narrow it (a LIMIT, a label, an "
+            f"indexed property such as id or scope), or allow a longer timeout. Neo4j: {code}"
+        )
+    if code.endswith("AccessMode") or ".Security." in code:
+        return ForbiddenQueryError(f"Neo4j refused the query as a write or a privileged act: {message}")
+    return InvalidQueryError(f"Neo4j could not run the query ({code}): {message} Fix the query and retry.")
 
 
 class Transaction:
@@ -88,6 +127,49 @@ class QueryExecutor:
     def write_unit(self, work: Callable[[Transaction], T], label: str) -> T:
         """Run ``work`` in one write transaction: all of it commits, or none of it."""
         return self._unit(work, label, write=True)
+
+    def read_caller_query(
+        self,
+        text: str,
+        params: Mapping[str, Any],
+        *,
+        vet: Callable[[str, Mapping[str, Any]], None],
+        timeout: float,
+        fetch: int,
+    ) -> tuple[list[str], list[list[Any]]]:
+        """Run an agent's own read query: the one Cypher graphmem runs that is not a catalog file.
+
+        The text is the agent's (X4), sent as is with its values as parameters, never pasted into it.
+        In one READ transaction limited to ``timeout`` seconds: ``EXPLAIN`` the text, hand Neo4j's
+        query type and plan (a dict tree of ``operatorType``, ``args``, ``children``) to ``vet``,
+        which raises to refuse it, then run it and keep at most ``fetch`` rows (the rest is
+        discarded unread). Returns the column names and the rows with the driver's graph values.
+        Raises what ``vet`` raises, QueryTimeoutError past the time limit, ForbiddenQueryError if
+        Neo4j still refuses a write, InvalidQueryError for anything else Neo4j rejects, and
+        DatabaseUnavailableError.
+        """
+
+        @neo4j.unit_of_work(metadata={"graphmem": "agents/read_query"}, timeout=timeout)
+        def body(tx: neo4j.ManagedTransaction) -> tuple[list[str], list[list[Any]]]:
+            summary = tx.run(_EXPLAIN + text, dict(params)).consume()
+            vet(summary.query_type or "", summary.plan or {})
+            result = tx.run(text, dict(params))
+            rows: list[list[Any]] = []
+            for record in result:
+                rows.append(list(record.values()))
+                if len(rows) >= fetch:
+                    break
+            return list(result.keys()), rows
+
+        try:
+            with self._driver.session(database=self._database) as session:
+                return session.execute_read(body)
+        except GraphmemError:
+            raise
+        except _UNAVAILABLE as e:
+            raise _unavailable(e) from e
+        except neo4j_errors.Neo4jError as e:
+            raise _caller_query_error(e) from e
 
     def run_schema(self, name: str, **params: Any) -> list[Row]:
         """Run a schema statement (auto-commit: Neo4j refuses schema changes in explicit transactions)."""

@@ -71,3 +71,8 @@ def check_embedding_model(executor: QueryExecutor, model_name: str, dimension: i
         log.warning("memories were embedded with %s, the configured embedder is %s", value, wanted)
         return True
     return False
+
+
+def record_embedding_model(executor: QueryExecutor, model_name: str, dimension: int) -> None:
+    """Record ``model_name@dimension`` as the model every memory vector now comes from (after C7)."""
+    executor.write("meta/set_meta", key=EMBEDDING_MODEL_KEY, value=f"{model_name}@{dimension}")

@@ -1,0 +1,95 @@
+"""C3: near-duplicates of the same scope and layer merge into one memory.
+
+A pair qualifies above cosine 0.85 unless the offline judge says the two conflict ("lives in
+Paris" / "lives in Berlin" are close in vector space and must stay a contradiction) or one says
+something the other does not (different names, numbers, or more than one extra content word,
+below cosine 0.95). The more informative text survives and takes the higher confidence, the
+sources, entities, decisions and conflicts of the other; the other is superseded with reason
+``merged`` (kept for history, never deleted), and nothing is merged across scopes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from graphmem.beliefs.judge import judge
+from graphmem.beliefs.statements import Statement, read_statement
+from graphmem.consolidate.context import RunContext
+from graphmem.consolidate.neighbourhood import knn_graph
+from graphmem.consolidate.settings import ConsolidationSettings
+from graphmem.store.consolidation import ConsolidationStore, MemberRow
+
+STEP = "C3 merge"
+SURE_DUPLICATE = 0.95
+MAX_EXTRA_WORDS = 1
+MERGE_NEIGHBOURS = 5
+
+
+def adds_information(extra: Statement, kept: Statement) -> bool:
+    """True when ``extra`` says something ``kept`` does not: a new value or more than one new word."""
+    new_values = extra.values - kept.values
+    new_words = extra.content - kept.content
+    return bool(new_values) or len(new_words) > MAX_EXTRA_WORDS
+
+
+def choose(a: MemberRow, b: MemberRow, cosine: float) -> tuple[MemberRow, MemberRow] | None:
+    """(winner, loser) when ``a`` and ``b`` may merge, else None."""
+    sa, sb = read_statement(a.text), read_statement(b.text)
+    if judge(sa, sb, cosine).conflict:
+        return None
+    if a.pinned and b.pinned:
+        return None
+    a_covers = not adds_information(sb, sa)
+    b_covers = not adds_information(sa, sb)
+    if cosine < SURE_DUPLICATE and not (a_covers or b_covers):
+        return None
+    def rank(m: MemberRow, covers: bool) -> tuple[bool, bool, int, float, str]:
+        return (m.pinned, covers, len(m.text), m.confidence, m.id)
+    if rank(a, a_covers) >= rank(b, b_covers):
+        return (a, b) if not b.pinned else None
+    return (b, a) if not a.pinned else None
+
+
+class Merging:
+    """C3 over what changed since the last run, in every layer."""
+
+    def __init__(self, store: ConsolidationStore, settings: ConsolidationSettings) -> None:
+        self._store = store
+        self._settings = settings
+
+    def run(self, ctx: RunContext, layers: Iterable[str] = ("episodic", "semantic", "schema")) -> None:
+        """Merge every qualifying pair once, most similar first."""
+        s = self._settings
+        for layer in layers:
+            graph = knn_graph(
+                self._store,
+                self._store.changed_ids(layer, ctx.since, s.page),
+                ctx,
+                STEP,
+                k=MERGE_NEIGHBOURS,
+                candidates=s.candidates,
+                min_cosine=s.merge_cosine,
+                batch=s.batch,
+            )
+            pairs = sorted(
+                {(min(a, b), max(a, b), round(c, 6)) for a, found in graph.items() for b, c in found if c > s.merge_cosine},
+                key=lambda p: (-p[2], p[0], p[1]),
+            )
+            if not pairs:
+                continue
+            rows = self._store.members(sorted({i for p in pairs for i in p[:2]}), "semantic")
+            gone: set[str] = set()
+            for done, (a, b, cosine) in enumerate(pairs, start=1):
+                if a in gone or b in gone or a not in rows or b not in rows:
+                    continue
+                pick = choose(rows[a], rows[b], cosine)
+                if pick is None:
+                    ctx.counts["seen_merge_vetoed"] += 1
+                    continue
+                winner, loser = pick
+                if self._store.merge(winner.id, loser.id, cosine, ctx.now, ctx.run_id):
+                    gone.add(loser.id)
+                    ctx.counts["merged"] += 1
+                if done % 200 == 0:
+                    ctx.heartbeat()
+                    ctx.progress(STEP, done, len(pairs))

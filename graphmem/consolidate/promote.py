@@ -1,0 +1,157 @@
+"""C1 episodic → semantic and C2 semantic → schema: cluster what changed, distil each cluster once.
+
+A cluster whose members already feed a derived memory grows it (the new members join with
+DERIVED_FROM and fade); a cluster of fresh members becomes a new derived memory. Members that
+already feed one never feed a second, so a second run over the same graph changes nothing.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from graphmem.consolidate.clustering import Cluster, centroid, density_clusters, fade_factor
+from graphmem.consolidate.context import RunContext
+from graphmem.consolidate.distil import Distiller, Kind, Member
+from graphmem.consolidate.neighbourhood import knn_graph
+from graphmem.consolidate.settings import ConsolidationSettings
+from graphmem.embedding.base import Embedder
+from graphmem.store.consolidation import ConsolidationStore, DerivedMemory, MemberRow, SourceLink
+
+DETAIL_PAGE = 1000
+
+
+@dataclass(frozen=True)
+class Layering:
+    """Which layer a pass reads, which it writes, and how."""
+
+    step: str
+    source_layer: str
+    target_layer: str
+    kind: Kind
+    eps: float
+    counter: str  # the run count a new derived memory adds to
+    archived: bool = False  # C4 insights cluster archived memories
+
+
+SEMANTIC = Layering("C1 episodic→semantic", "episodic", "semantic", "semantic", 0.35, "promoted")
+SCHEMA = Layering("C2 semantic→schema", "semantic", "schema", "schema", 0.45, "schemas")
+INSIGHT = Layering("C4 insights", "episodic", "semantic", "insight", 0.35, "insights", archived=True)
+
+
+def _majority(values: Iterable[str], share: float = 0.5) -> list[str]:
+    counts = Counter(values)
+    total = sum(counts.values())
+    return sorted(v for v, n in counts.items() if total and n / total >= share)
+
+
+class Promotion:
+    """One layering pass over what changed since the last run."""
+
+    def __init__(
+        self,
+        store: ConsolidationStore,
+        embedder: Embedder,
+        distiller: Distiller,
+        settings: ConsolidationSettings,
+        layering: Layering,
+    ) -> None:
+        self._store = store
+        self._embedder = embedder
+        self._distiller = distiller
+        self._settings = settings
+        self._layering = layering
+
+    def run(self, ctx: RunContext, seeds: Iterable[list[str]] | None = None) -> None:
+        """Cluster the changed memories (or ``seeds``) and write each cluster's derived memory."""
+        lay = self._layering
+        s = self._settings
+        if seeds is None:
+            seeds = self._store.changed_ids(lay.source_layer, ctx.since, s.page)
+        graph = knn_graph(
+            self._store,
+            seeds,
+            ctx,
+            lay.step,
+            k=s.neighbours,
+            candidates=s.candidates,
+            min_cosine=1.0 - lay.eps,
+            batch=s.batch,
+            archived=lay.archived,
+        )
+        clusters = density_clusters(graph, lay.eps, s.min_cluster)
+        ctx.counts[f"seen_{lay.counter}_clusters"] += len(clusters)
+        for start in range(0, len(clusters), DETAIL_PAGE // 4):
+            page = clusters[start : start + DETAIL_PAGE // 4]
+            ids = [m for c in page for m in c.members]
+            rows = self._store.members(ids, lay.target_layer, "insight" if lay.archived else "cluster")
+            self._write(ctx, page, rows)
+            ctx.heartbeat()
+            ctx.progress(lay.step, min(start + len(page), len(clusters)), len(clusters))
+
+    def _write(self, ctx: RunContext, clusters: Sequence[Cluster], rows: dict[str, MemberRow]) -> None:
+        lay = self._layering
+        fresh_clusters: list[tuple[list[MemberRow], np.ndarray, list[SourceLink]]] = []
+        for cluster in clusters:
+            members = [rows[i] for i in cluster.members if i in rows]
+            if len(members) < self._settings.min_cluster:
+                continue
+            center = centroid(np.stack([m.embedding for m in members]))
+            links = {m.id: self._link(m, center) for m in members}
+            new = [m for m in members if m.derived_by is None]
+            if not new:
+                continue
+            owners = Counter(m.derived_by for m in members if m.derived_by is not None)
+            if owners:
+                target, _ = max(owners.items(), key=lambda kv: (kv[1], kv[0]))
+                attached = self._store.attach(target, [links[m.id] for m in new], ctx.now, ctx.run_id)
+                ctx.counts["extended"] += attached
+                continue
+            if len(new) < self._settings.min_cluster:
+                continue
+            fresh_clusters.append((new, center, [links[m.id] for m in new]))
+        if not fresh_clusters:
+            return
+        distilled = []
+        for members, center, _ in fresh_clusters:
+            view = [Member(m.id, m.text, float(m.embedding @ center), m.entities) for m in members]
+            result = self._distiller.distil(lay.kind, view)
+            ctx.llm_calls += result.usage.calls
+            ctx.cost_usd += result.usage.cost_usd
+            distilled.append(result)
+        vectors = self._embedder.embed([d.text for d in distilled])
+        for (members, _, links), result, vector in zip(fresh_clusters, distilled, vectors, strict=True):
+            memory = DerivedMemory(
+                id=str(uuid.uuid4()),
+                text=result.text,
+                layer=lay.target_layer,
+                kind="insight" if lay.archived else "cluster",
+                scope=members[0].scope,
+                categories=_majority(c for m in members for c in m.categories),
+                importance=max(m.importance for m in members),
+                confidence=float(np.mean([m.confidence for m in members])),
+                occurred_at=max(m.occurred_at for m in members),
+                metadata={"sources": len(members), "extractive": result.extractive, "job_run_id": ctx.run_id},
+                embedding=[float(x) for x in vector],
+            )
+            statuses = ["archived"] if lay.archived else ["active"]
+            made = self._store.create_derived(
+                memory,
+                links,
+                min_sources=self._settings.min_cluster,
+                source_statuses=statuses,
+                now=ctx.now,
+                run_id=ctx.run_id,
+            )
+            if made:
+                ctx.counts[lay.counter] += 1
+                ctx.counts[f"{lay.counter}_sources"] += made
+
+    def _link(self, member: MemberRow, center: np.ndarray) -> SourceLink:
+        similarity = float(member.embedding @ center)
+        gamma = 1.0 if self._layering.archived else fade_factor(similarity)
+        return SourceLink(member.id, round(similarity, 6), gamma)

@@ -1,0 +1,52 @@
+"""The knobs of consolidation, with the reference values of the design."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+# D4: archive thresholds in days per category; a memory with several categories keeps the longest.
+DEFAULT_TTL_DAYS: dict[str, float] = {
+    "work": 90,
+    "preference": 180,
+    "health": 365,
+    "hobby": 60,
+    "relationship": 180,
+}
+
+
+@dataclass(frozen=True)
+class ConsolidationSettings:
+    """Clustering radii, merge threshold, TTLs and schedule."""
+
+    semantic_eps: float = 0.35  # C1: cosine distance between neighbours of a cluster
+    schema_eps: float = 0.45  # C2
+    min_cluster: int = 3  # members a cluster needs (DBSCAN's min_samples, the point included)
+    neighbours: int = 15  # k nearest per memory: the neighbourhood grows with N·k, never N²
+    candidates: int = 60  # ANN candidates fetched per memory before the scope/layer filter
+    merge_cosine: float = 0.85  # C3
+    ttl_days: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_TTL_DAYS))
+    default_ttl_days: float = 90.0  # C4: memories with no category in ttl_days
+    cold_after_days: float = 180.0  # C4: archived and unused this long -> cold
+    drift_after_days: float = 30.0  # C6: compare with the snapshot this old
+    page: int = 2000  # ids read per page
+    batch: int = 500  # memories per kNN query
+    lock_lease: timedelta = timedelta(minutes=10)  # renewed by a heartbeat while a job runs
+    watermark_slack: timedelta = timedelta(minutes=15)  # re-read writes that committed late
+    intervals: dict[str, timedelta] = field(
+        default_factory=lambda: {
+            "nightly": timedelta(days=1),
+            "weekly": timedelta(days=7),
+            "monthly": timedelta(days=30),
+        }
+    )
+
+    def ttl_for(self, categories: list[str] | None) -> float:
+        """D4: the archive threshold in days of a memory with these categories (the longest applies)."""
+        known = [self.ttl_days[c] for c in categories or [] if c in self.ttl_days]
+        return max(known) if known else self.default_ttl_days
+
+    @property
+    def shortest_ttl_days(self) -> float:
+        """The smallest threshold any memory can have."""
+        return min([self.default_ttl_days, *self.ttl_days.values()])

@@ -1,0 +1,285 @@
+"""The graph side of consolidation: neighbourhoods from the vector index, and the atomic write of each step.
+
+Every write here is one transaction that either happens whole or not at all, and is guarded so
+that repeating it (a resumed job, a second run) changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from graphmem.store.executor import QueryExecutor, Row
+from graphmem.store.memories import cosine_from_index_score
+from graphmem.store.records import native
+
+Neighbours = dict[str, list[tuple[str, float]]]
+
+
+@dataclass(frozen=True)
+class MemberRow:
+    """A memory as consolidation reads it."""
+
+    id: str
+    scope: str
+    text: str
+    embedding: NDArray[np.float32]
+    status: str
+    categories: list[str]
+    importance: float
+    confidence: float
+    strength: float
+    occurred_at: datetime
+    pinned: bool
+    derived_by: str | None
+    entities: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DerivedMemory:
+    """A semantic memory, schema or insight about to be created."""
+
+    id: str
+    text: str
+    layer: str
+    kind: str
+    scope: str
+    categories: list[str]
+    importance: float
+    confidence: float
+    occurred_at: datetime
+    metadata: dict[str, Any]
+    embedding: list[float]
+
+    def row(self) -> dict[str, Any]:
+        """The $memory map the Cypher file takes."""
+        return {
+            "id": self.id,
+            "text": self.text,
+            "layer": self.layer,
+            "kind": self.kind,
+            "scope": self.scope,
+            "categories": self.categories,
+            "importance": self.importance,
+            "confidence": self.confidence,
+            "occurred_at": self.occurred_at,
+            "metadata_json": json.dumps(self.metadata, ensure_ascii=False, sort_keys=True),
+            "embedding": self.embedding,
+        }
+
+
+@dataclass(frozen=True)
+class SourceLink:
+    """A source of a derived memory: how typical it is, and how much it fades."""
+
+    id: str
+    similarity: float
+    gamma: float
+
+    def row(self) -> dict[str, Any]:
+        return {"id": self.id, "similarity": self.similarity, "gamma": self.gamma}
+
+
+class ConsolidationStore:
+    """Reads and writes of the consolidation passes."""
+
+    def __init__(self, executor: QueryExecutor) -> None:
+        self._executor = executor
+
+    # Reading.
+
+    def changed_ids(self, layer: str, since: datetime | None, page: int) -> Iterator[list[str]]:
+        """Pages of ids of active memories of ``layer`` created or changed since ``since``."""
+        after = ""
+        while True:
+            rows = self._executor.read(
+                "consolidate/changed_memories", layer=layer, since=since, after=after, page=page
+            )
+            if not rows:
+                return
+            ids = [r["id"] for r in rows]
+            yield ids
+            after = ids[-1]
+
+    def neighbours(
+        self, ids: Sequence[str], *, k: int, candidates: int, min_cosine: float, archived: bool = False
+    ) -> tuple[Neighbours, dict[str, str]]:
+        """The k nearest of each memory (same scope, layer, and status active or archived) and its scope."""
+        name = "consolidate/archived_neighbours" if archived else "consolidate/nearest_neighbours"
+        rows = self._executor.read(
+            name, ids=list(ids), k=k, candidates=candidates, min_score=(1.0 + min_cosine) / 2.0
+        )
+        found: Neighbours = {}
+        scopes: dict[str, str] = {}
+        for row in rows:
+            found[row["id"]] = [(n["id"], cosine_from_index_score(float(n["score"]))) for n in row["neighbours"]]
+            scopes[row["id"]] = row["scope"]
+        return found, scopes
+
+    def members(self, ids: Sequence[str], derived_layer: str, derived_kind: str = "cluster") -> dict[str, MemberRow]:
+        """Text, vector and fields of each memory, and the active derived memory (layer, kind) it feeds."""
+        rows = self._executor.read(
+            "consolidate/member_details", ids=list(ids), derived_layer=derived_layer, derived_kind=derived_kind
+        )
+        out: dict[str, MemberRow] = {}
+        for raw in rows:
+            row = native(raw)
+            out[row["id"]] = MemberRow(
+                id=row["id"],
+                scope=row["scope"],
+                text=row["text"],
+                embedding=np.asarray(row["embedding"], dtype=np.float32),
+                status=row["status"],
+                categories=list(row["categories"] or []),
+                importance=float(row["importance"] if row["importance"] is not None else 0.5),
+                confidence=float(row["confidence"] if row["confidence"] is not None else 1.0),
+                strength=float(row["strength"] if row["strength"] is not None else 1.0),
+                occurred_at=row["occurred_at"],
+                pinned=bool(row["pinned"]),
+                derived_by=row["derived_by"],
+                entities=tuple(row["entities"] or ()),
+            )
+        return out
+
+    def archived_ids(self, layer: str, page: int) -> Iterator[list[str]]:
+        """Pages of archived memories of ``layer`` that no insight summarises yet."""
+        after = ""
+        while True:
+            rows = self._executor.read("consolidate/archived_to_summarise", layer=layer, after=after, page=page)
+            if not rows:
+                return
+            ids = [r["id"] for r in rows]
+            yield ids
+            after = ids[-1]
+
+    # Writing: each call is one transaction.
+
+    def create_derived(
+        self,
+        memory: DerivedMemory,
+        sources: Sequence[SourceLink],
+        *,
+        min_sources: int,
+        source_statuses: Sequence[str],
+        now: datetime,
+        run_id: str,
+    ) -> int:
+        """Create ``memory`` from the sources still eligible; 0 (nothing written) when too few are."""
+        rows = self._executor.write(
+            "consolidate/create_derived_memory",
+            memory=memory.row(),
+            sources=[s.row() for s in sources],
+            min_sources=min_sources,
+            source_statuses=list(source_statuses),
+            now=now,
+            run_id=run_id,
+        )
+        return int(rows[0]["sources"]) if rows else 0
+
+    def attach(self, derived_id: str, sources: Sequence[SourceLink], now: datetime, run_id: str) -> int:
+        """Add sources to an existing derived memory; returns how many were new."""
+        rows = self._executor.write(
+            "consolidate/attach_sources",
+            derived_id=derived_id,
+            sources=[s.row() for s in sources],
+            now=now,
+            run_id=run_id,
+        )
+        return int(rows[0]["attached"]) if rows else 0
+
+    def merge(self, winner: str, loser: str, similarity: float, now: datetime, run_id: str) -> bool:
+        """Merge ``loser`` into ``winner``; False when the pair no longer qualifies."""
+        rows = self._executor.write(
+            "consolidate/merge_memories", winner=winner, loser=loser, similarity=similarity, now=now, run_id=run_id
+        )
+        return bool(rows)
+
+    def archive_candidates(self, cutoff: datetime) -> list[Row]:
+        """Active, unpinned memories unused since ``cutoff``."""
+        return [native(r) for r in self._executor.read("consolidate/archive_candidates", cutoff=cutoff)]
+
+    def archive(self, rows: Sequence[dict[str, Any]], now: datetime, run_id: str) -> list[str]:
+        """Archive the memories whose row cutoff they are still behind; returns the archived ids."""
+        result = self._executor.write("consolidate/archive_memories", rows=list(rows), now=now, run_id=run_id)
+        return [r["id"] for r in result]
+
+    def mark_cold(self, cutoff: datetime, now: datetime) -> int:
+        """Archived memories unused since ``cutoff`` go cold; returns how many."""
+        return int(self._executor.write("consolidate/mark_cold", cutoff=cutoff, now=now)[0]["cold"])
+
+    # C5, C6, C7.
+
+    def category_members(self, per_category: int) -> list[Row]:
+        """Per scope and category: the count and the strongest active memories."""
+        return self._executor.read("consolidate/category_members", per_category=per_category)
+
+    def upsert_summary(
+        self, scope: str, category: str, summary_id: str, text: str, items: int, member_ids: list[str], now: datetime
+    ) -> bool:
+        """Write one category summary; True when its text or count changed."""
+        rows = self._executor.write(
+            "consolidate/upsert_category_summary",
+            scope=scope,
+            category=category,
+            id=summary_id,
+            text=text,
+            items=items,
+            member_ids=member_ids,
+            now=now,
+        )
+        return bool(rows and rows[0]["changed"])
+
+    def drop_summaries_except(self, keep: list[list[str]]) -> int:
+        """Delete summaries of (scope, category) pairs not in ``keep``."""
+        return int(self._executor.write("consolidate/stale_category_summaries", keep=keep)[0]["removed"])
+
+    def priority_profiles(self) -> list[Row]:
+        """Per scope, the attention weight of each category."""
+        return self._executor.read("consolidate/priority_profile")
+
+    def snapshots_before(self, before: datetime) -> dict[str, Row]:
+        """Per scope, the newest priority snapshot taken at or before ``before``."""
+        return {r["scope"]: native(r) for r in self._executor.read("consolidate/snapshot_before", before=before)}
+
+    def save_snapshots(self, rows: list[dict[str, Any]], now: datetime, run_id: str) -> int:
+        """Record priority snapshots; returns how many."""
+        if not rows:
+            return 0
+        result = self._executor.write("consolidate/create_priority_snapshots", rows=rows, now=now, run_id=run_id)
+        return int(result[0]["snapshots"])
+
+    def to_reembed(self, model: str, after: str, page: int) -> list[Row]:
+        """The next page of memories whose vector another model made."""
+        return self._executor.read("consolidate/memories_to_reembed", model=model, after=after, page=page)
+
+    def count_to_reembed(self, model: str) -> int:
+        """How many memories still wait for a vector of ``model``."""
+        return int(self._executor.read("consolidate/count_to_reembed", model=model)[0]["remaining"])
+
+    def set_embeddings(self, rows: list[dict[str, Any]], model: str) -> int:
+        """Store re-made vectors."""
+        return int(self._executor.write("consolidate/set_embeddings", rows=rows, model=model)[0]["updated"])
+
+    # Health report.
+
+    def layer_status_counts(self) -> list[Row]:
+        """Memories by layer and status."""
+        return self._executor.read("consolidate/health_layers")
+
+    def health_rows(self, now: datetime, since: datetime) -> tuple[list[Row], list[Row], list[Row]]:
+        """Counts by layer/status/category, staleness buckets, and weekly growth since ``since``."""
+
+        def work(tx: Any) -> tuple[list[Row], list[Row], list[Row]]:
+            return (
+                tx.run("consolidate/health_counts"),
+                tx.run("consolidate/health_staleness", now=now),
+                tx.run("consolidate/health_growth", since=since),
+            )
+
+        return self._executor.read_unit(work, "consolidate/health_report")

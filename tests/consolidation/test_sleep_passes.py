@@ -1,0 +1,122 @@
+"""C1-C3 on a real graph: planted topics become semantic memories with lineage; duplicates merge."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import neo4j
+
+from bench.planted_corpus import planted_corpus
+from graphmem.memory import Memory
+from graphmem.models import MemoryInput
+from tests.consolidation.conftest import MovableClock, cypher
+
+SCOPE = "/user/ann"
+
+
+def _plant(memory: Memory, topics: int = 8, per_topic: int = 10, noise: int = 6) -> dict[str, int]:
+    corpus = planted_corpus(topics=topics, per_topic=per_topic, noise=noise, seed=3)
+    results = memory.remember_batch([MemoryInput(text=e.text, scope=SCOPE) for e in corpus])
+    return {r.memory.id: e.topic for r, e in zip(results, corpus, strict=True) if r.actions == ["created"]}
+
+
+def _lineage(driver: neo4j.Driver) -> dict[str, list[str]]:
+    rows = cypher(
+        driver,
+        "MATCH (s:SemanticMemory {status: 'active'})-[:DERIVED_FROM]->(e:EpisodicMemory) RETURN s.id AS s, e.id AS e",
+    )
+    out: dict[str, list[str]] = defaultdict(list)
+    for row in rows:
+        out[str(row["s"])].append(str(row["e"]))
+    return out
+
+
+def _graph_state(driver: neo4j.Driver) -> tuple[list[object], list[object]]:
+    nodes = cypher(
+        driver,
+        "MATCH (m:Memory) RETURN m.id AS id, m.status AS status, m.strength AS strength, m.text AS text, "
+        "m.layer AS layer ORDER BY id",
+    )
+    edges = cypher(
+        driver,
+        "MATCH (a:Memory)-[r]->(b:Memory) RETURN a.id AS a, type(r) AS t, b.id AS b ORDER BY a, t, b",
+    )
+    return nodes, edges
+
+
+def test_nightly_distils_planted_topics_with_lineage(sleeper: Memory, sleep_driver: neo4j.Driver) -> None:
+    topic_of = _plant(sleeper)
+    report = sleeper.consolidate(["nightly"])
+    run = report.runs[0]
+    assert run.status == "succeeded", run.error
+    assert run.counts["promoted"] >= 8
+    lineage = _lineage(sleep_driver)
+    assert len(lineage) == run.counts["promoted"]
+    for semantic, sources in lineage.items():
+        assert len(sources) >= 3
+        assert len({topic_of[s] for s in sources}) == 1, f"{semantic} mixes topics"
+    # Sources fade by centrality: every source lost strength, none below the floor.
+    strengths = cypher(
+        sleep_driver,
+        "MATCH (:SemanticMemory)-[d:DERIVED_FROM]->(e) RETURN e.strength AS s, d.similarity AS sim",
+    )
+    assert all(0.5 <= float(r["s"]) < 1.0 for r in strengths)  # type: ignore[arg-type]
+    detail = sleeper.get(next(iter(lineage)))
+    assert detail.layer == "semantic" and len(detail.derived_from) >= 3
+
+
+def test_second_run_changes_nothing(sleeper: Memory, sleep_driver: neo4j.Driver, clock: MovableClock) -> None:
+    _plant(sleeper)
+    sleeper.remember("I really love hiking in the mountains.", scope=SCOPE)
+    sleeper.remember("I love hiking in the mountains.", scope=SCOPE)
+    first = sleeper.consolidate()
+    assert all(r.status == "succeeded" for r in first.runs), [r.error for r in first.runs]
+    before = _graph_state(sleep_driver)
+    clock.advance(minutes=5)
+    second = sleeper.consolidate()
+    assert all(r.status == "succeeded" for r in second.runs)
+    changed = {k: v for k, v in second.counts.items() if v and not k.startswith(("seen_", "drift_", "snapshots"))}
+    assert changed == {}, changed
+    assert _graph_state(sleep_driver) == before
+
+
+def test_merge_keeps_contradictions_and_scopes_apart(sleeper: Memory, sleep_driver: neo4j.Driver) -> None:
+    a = sleeper.remember("I love hiking in the mountains.", scope=SCOPE, importance=0.4).memory
+    b = sleeper.remember("I really love hiking in the mountains!", scope=SCOPE, importance=0.9).memory
+    other = sleeper.remember("I love hiking in the mountains.", scope="/user/bob").memory
+    sleeper.remember("Alice lives in Paris.", scope=SCOPE)
+    sleeper.remember("Alice lives in Berlin.", scope=SCOPE)
+    report = sleeper.consolidate(["nightly"])
+    assert report.runs[0].counts["merged"] == 1
+    rows = cypher(
+        sleep_driver,
+        "MATCH (w:Memory)-[s:SUPERSEDES {reason: 'merged'}]->(l:Memory) RETURN w.id AS w, l.id AS l, "
+        "l.status AS status, w.importance AS importance",
+    )
+    assert len(rows) == 1
+    assert {rows[0]["w"], rows[0]["l"]} == {a.id, b.id}
+    assert rows[0]["status"] == "superseded" and rows[0]["importance"] == 0.9
+    assert sleeper.get(other.id).status == "active"
+    places = cypher(sleep_driver, "MATCH (m:Memory) WHERE m.text STARTS WITH 'Alice' RETURN m.status AS s")
+    assert [r["s"] for r in places].count("active") >= 1
+    assert cypher(sleep_driver, "MATCH ()-[s:SUPERSEDES {reason: 'merged'}]->(m) WHERE m.text STARTS WITH 'Alice' RETURN m") == []
+
+
+def test_new_episodes_join_their_existing_semantic_memory(sleeper: Memory, sleep_driver: neo4j.Driver, clock: MovableClock) -> None:
+    topic_of = _plant(sleeper, topics=3, per_topic=8, noise=0)
+    sleeper.consolidate(["nightly"])
+    before = _lineage(sleep_driver)
+    clock.advance(days=1)
+    corpus = planted_corpus(topics=3, per_topic=20, noise=0, seed=11)
+    texts = {e.text for e in corpus} - {r["t"] for r in cypher(sleep_driver, "MATCH (m:Memory) RETURN m.text AS t")}
+    late = [e for e in corpus if e.text in texts][:6]
+    for e in late:
+        r = sleeper.remember(e.text, scope=SCOPE)
+        topic_of[r.memory.id] = e.topic
+    report = sleeper.consolidate(["nightly"])
+    run = report.runs[0]
+    assert run.counts.get("extended", 0) >= 1
+    after = _lineage(sleep_driver)
+    assert set(before) <= set(after)
+    for sources in after.values():
+        assert len({topic_of[s] for s in sources}) == 1
