@@ -219,6 +219,32 @@ def stats(settings: Settings) -> None:
 
 
 @main.command()
+@click.option("--scope", default=None, help="The scope the views start on, e.g. /user/alice (default /).")
+@click.option("--api-url", default=None, help="Where the graphmem API answers (default: GRAPHMEM_HOST/PORT).")
+@click.option("--browser-url", default=None, help="Neo4j Browser's URL (needed with GRAPHMEM_NEO4J_URI).")
+@click.pass_obj
+def browser(settings: Settings, scope: str | None, api_url: str | None, browser_url: str | None) -> None:
+    """Print how to explore the memory graph in Neo4j Browser: the link, the login, the commands."""
+    from graphmem.browser.links import api_answers, browser_links, default_api_url, describe_links
+    from graphmem.runtime.ports import LOOPBACK
+
+    api = api_url or default_api_url(settings.host, settings.port)
+    if settings.managed:
+        status = ManagedNeo4j.from_settings(settings).status()
+        bolt_uri = f"bolt://{LOOPBACK}:{status.bolt_port}"
+        browser_url = browser_url or f"http://{LOOPBACK}:{status.http_port}/browser/"
+        password = f"in {_password_file(settings)}"
+        if not status.running:
+            click.echo("Neo4j is not running: start it with `graphmem serve`.", err=True)
+    else:
+        bolt_uri, password = settings.neo4j_uri or "", "from GRAPHMEM_NEO4J_PASSWORD"
+    links = browser_links(browser_url, bolt_uri, settings.neo4j_user, settings.neo4j_database, api, scope)
+    click.echo(describe_links(links, settings.neo4j_user, password))
+    if not api_answers(api):
+        click.echo(f"Nothing answers at {api} yet: start the API with `graphmem serve`.", err=True)
+
+
+@main.command()
 @click.option(
     "--job",
     "jobs",
@@ -279,6 +305,39 @@ def health_report(settings: Settings) -> None:
     """The health report: counts per layer, status and category, staleness, growth, job runs."""
     with _connect(settings) as memory:
         _print_json(memory.health_report().model_dump(mode="json"))
+
+
+@main.command("mcp")
+@click.option(
+    "--transport",
+    type=click.Choice(["stdio", "http"]),
+    default="stdio",
+    show_default=True,
+    help="stdio for a client that starts graphmem itself; http for streamable HTTP on /mcp.",
+)
+@click.option("--host", default=None, help="Address for --transport http (default 127.0.0.1).")
+@click.option("--port", default=None, type=int, help="Port for --transport http (default 8000).")
+@click.pass_obj
+def mcp_server(settings: Settings, transport: str, host: str | None, port: int | None) -> None:
+    """Serve graphmem's memory tools over the Model Context Protocol (MCP)."""
+    import contextlib
+
+    from graphmem.mcp.server import build_server
+
+    # On stdio, stdout carries the protocol: anything printed while connecting goes to stderr.
+    with contextlib.redirect_stdout(sys.stderr):
+        connection = _connect(settings)
+        connection.memory.prepare()
+        server = build_server(connection.memory)
+    try:
+        if transport == "stdio":
+            server.run("stdio")
+        else:
+            bind_host, bind_port = host or settings.host, port or settings.port
+            click.echo(f"graphmem MCP on http://{bind_host}:{bind_port}/mcp", err=True)
+            server.run("streamable-http", host=bind_host, port=bind_port)
+    finally:
+        connection.close()
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 // mode: write
 MERGE (s:CategorySummary {scope: $scope, category: $category})
 ON CREATE SET s.id = $id, s.created_at = $now
-WITH s, s.text = $text AND s.item_count = $items AS unchanged
+WITH s, coalesce(s.text = $text AND s.item_count = $items, false) AS unchanged
 SET s.updated_at = CASE WHEN unchanged THEN s.updated_at ELSE $now END,
     s.text = $text, s.item_count = $items
 WITH s, unchanged

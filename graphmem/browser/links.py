@@ -8,10 +8,13 @@ from pydantic import BaseModel, ConfigDict
 
 from graphmem.browser.guide import DEFAULT_LIMIT, params_command
 from graphmem.errors import InvalidInputError
+from graphmem.runtime.ports import port_answers
 from graphmem.scopes import ROOT, normalize_scope
 
 GUIDE_PATH = "/browser/guide.html"
 STYLE_PATH = "/browser/style.grass"
+# Hosts that mean "this machine"; Browser's default allowlist of guide hosts names only localhost.
+_LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "0.0.0.0", "::", "localhost"})
 
 
 class BrowserLinks(BaseModel):
@@ -19,14 +22,27 @@ class BrowserLinks(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    browser_url: str
-    start_url: str
+    browser_url: str | None
+    start_url: str | None
     connect_url: str
     guide_url: str
     style_url: str
     play_command: str
     style_command: str
     params_command: str
+
+
+def default_api_url(host: str, port: int) -> str:
+    """The URL a browser on this machine reaches the API at, for an API listening on ``host:port``.
+
+    A loopback or wildcard address becomes ``localhost``: Browser fetches guides only from hosts
+    in its allowlist, and before it has read the server's settings that is just ``localhost``
+    (and guides.neo4j.com), whatever the server configures.
+    """
+    name = "localhost" if host in _LOOPBACK_HOSTS else host
+    if ":" in name:  # an IPv6 address
+        name = f"[{name}]"
+    return f"http://{name}:{port}"
 
 
 def api_base_url(url: str) -> str:
@@ -44,9 +60,14 @@ def api_base_url(url: str) -> str:
 
 
 def browser_links(
-    browser_url: str, bolt_uri: str, user: str, database: str, api_url: str, scope: str | None = None
+    browser_url: str | None,
+    bolt_uri: str,
+    user: str,
+    database: str,
+    api_url: str,
+    scope: str | None = None,
 ) -> BrowserLinks:
-    """Build the links for a Browser at ``browser_url`` and the graphmem API at ``api_url``.
+    """Build the links for a Browser at ``browser_url`` (None: unknown) and the API at ``api_url``.
 
     ``start_url`` opens Browser with the connection filled in and plays the guide (Browser's
     ``cmd=play&arg=<url>`` query parameters); the guide sets ``scope`` (default: the root).
@@ -64,7 +85,7 @@ def browser_links(
     query = urlencode({"dbms": connect_url, "db": database, "cmd": "play", "arg": guide_url})
     return BrowserLinks(
         browser_url=browser_url,
-        start_url=f"{browser_url}?{query}",
+        start_url=f"{browser_url}?{query}" if browser_url else None,
         connect_url=connect_url,
         guide_url=guide_url,
         style_url=style_url,
@@ -72,3 +93,29 @@ def browser_links(
         style_command=f":style {style_url}",
         params_command=":" + params_command(value, DEFAULT_LIMIT),
     )
+
+
+def describe_links(links: BrowserLinks, user: str, password_hint: str) -> str:
+    """The text ``graphmem browser`` prints: where to go, how to log in, what to paste."""
+    lines = []
+    if links.start_url:
+        lines += ["Open Neo4j Browser (it fills in the connection, then plays the graphmem guide):"]
+        lines += [f"  {links.start_url}"]
+    else:
+        lines += ["Open your Neo4j server's Browser (or pass --browser-url to get a ready-made link)."]
+    lines += [
+        f"Log in as {user}, password {password_hint} (connect URL {links.connect_url}).",
+        "Then run in Browser (the guide offers the same, plus the saved views):",
+        f"  {links.style_command}",
+        f"  {links.params_command}",
+        f"  {links.play_command}",
+        "The style and the guide are served by the graphmem API (graphmem serve).",
+    ]
+    return "\n".join(lines)
+
+
+def api_answers(api_url: str) -> bool:
+    """Return True if something accepts connections where ``api_url`` points."""
+    parts = urlsplit(api_url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    return port_answers(port, parts.hostname or "localhost")

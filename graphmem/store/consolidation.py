@@ -282,4 +282,4 @@ class ConsolidationStore:
                 tx.run("consolidate/health_growth", since=since),
             )
 
-        return self._executor.read_unit(work, "consolidate/health_report")
+        return self._executor.read_unit(work, "health report")

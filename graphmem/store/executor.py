@@ -149,7 +149,7 @@ class QueryExecutor:
         DatabaseUnavailableError.
         """
 
-        @neo4j.unit_of_work(metadata={"graphmem": "agents/read_query"}, timeout=timeout)
+        @neo4j.unit_of_work(metadata={"graphmem": "agent-cypher"}, timeout=timeout)
         def body(tx: neo4j.ManagedTransaction) -> tuple[list[str], list[list[Any]]]:
             summary = tx.run(_EXPLAIN + text, dict(params)).consume()
             vet(summary.query_type or "", summary.plan or {})

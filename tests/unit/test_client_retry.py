@@ -6,6 +6,8 @@ Only HTTP is scripted here; the client against the real server and Neo4j is test
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
@@ -271,3 +273,12 @@ def test_async_client_retries_the_same_way() -> None:
 
     assert run(scenario).id == "m-1"
     assert sleeps == [4.0] and len(script.requests) == 3
+
+
+def test_the_client_needs_neither_the_driver_nor_the_model() -> None:
+    code = (
+        "import sys, graphmem; graphmem.Client, graphmem.AsyncClient; "
+        "heavy = {'neo4j', 'numpy', 'onnxruntime', 'fastapi'} & set(sys.modules); "
+        "assert not heavy, heavy"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

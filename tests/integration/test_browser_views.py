@@ -1,0 +1,372 @@
+"""X3: the Neo4j Browser views, on the real Neo4j and, for the end-to-end test, a real headless Chromium.
+
+A small graph is written through the Memory facade (a supersession, entities, a decision). The
+semantic and schema memories a consolidation would distil, and one month-old memory, are created
+with a probe of the test's own: the write path makes only fresh episodic memories.
+
+The end-to-end test opens the managed test Neo4j's Browser with the link ``graphmem browser``
+prints, logs in, follows the guide served by the graphmem API (style, parameters, first view),
+and checks the drawn graph: node colours and captions from the style, and the layer colours in
+the screenshot's pixels (saved to tests/artifacts/browser.png). It skips without
+/usr/bin/chromium (``apt-get install chromium``) or the ``playwright`` package.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import neo4j
+import pytest
+import uvicorn
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from graphmem.browser.links import browser_links, default_api_url
+from graphmem.browser.views import browser_views, style_sheet
+from graphmem.cli import main as cli
+from graphmem.connect import Neo4jTarget
+from graphmem.memory import Memory
+from graphmem.runtime.ports import LOOPBACK, free_port
+from graphmem.store.catalog import default_catalog
+from graphmem.store.executor import QueryExecutor
+
+pytestmark = pytest.mark.integration
+
+CHROMIUM = Path(os.environ.get("GRAPHMEM_TEST_CHROMIUM", "/usr/bin/chromium"))
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+T0 = datetime(2024, 1, 1, tzinfo=UTC)
+
+POSTGRES = "We use PostgreSQL for the user database."
+MYSQL = "We migrated the user database to MySQL."
+LISBON = "Alice went to Lisbon with Bob."
+KUBERNETES = "We decided to use Kubernetes for deployments because it scales."
+SEMANTIC = "The team's infrastructure choices favour managed, scalable services."
+SCHEMA = "Infrastructure decisions follow a pattern: start simple, migrate when load grows."
+OLD_NOTE = "An old note from last month about the office plants."
+
+
+def _grass_colours() -> dict[str, str]:
+    """``{"node.Entity": "#F79767", "relationship.CONTRADICTS": "#E0393E", ...}`` from style.grass."""
+    rules = re.findall(r"^(\S+) \{([^}]*)\}", style_sheet(), re.MULTILINE)
+    found = {
+        selector: re.search(r"^\s*color: (#[0-9A-Fa-f]{6});", body, re.MULTILINE) for selector, body in rules
+    }
+    return {selector: match.group(1) for selector, match in found.items() if match}
+
+
+COLOURS = _grass_colours()
+
+
+@pytest.fixture(scope="module")
+def driver(neo4j_target: Neo4jTarget) -> Iterator[neo4j.Driver]:
+    """A driver of the test's own, for the probes and the views."""
+    with neo4j.GraphDatabase.driver(neo4j_target.uri, auth=(neo4j_target.user, neo4j_target.password)) as d:
+        yield d
+
+
+@pytest.fixture(scope="module")
+def executor(driver: neo4j.Driver, neo4j_target: Neo4jTarget) -> QueryExecutor:
+    return QueryExecutor(driver, default_catalog(), neo4j_target.database)
+
+
+@pytest.fixture(scope="module")
+def graph(memory: Memory, driver: neo4j.Driver) -> dict[str, str]:
+    """Write the small graph in a scope of this module's own; return its ids by name (and the scope)."""
+    scope = f"/test/browser-{uuid.uuid4().hex[:12]}"
+    old = memory.remember(POSTGRES, scope=scope, occurred_at=T0).memory.id
+    new = memory.remember(MYSQL, scope=scope, occurred_at=datetime(2024, 3, 1, tzinfo=UTC))
+    assert f"superseded:{old}" in new.actions
+    lisbon = memory.remember(LISBON, scope=scope)
+    kubernetes = memory.remember(KUBERNETES, scope=scope)
+    assert lisbon.actions == ["created"] and kubernetes.actions == ["created"]
+    sibling = memory.remember("Dana keeps bees.", scope=scope + "-sibling").memory.id
+    ids = {
+        "scope": scope, "old": old, "new": new.memory.id, "lisbon": lisbon.memory.id,
+        "kubernetes": kubernetes.memory.id, "sibling": sibling, "semantic": str(uuid.uuid4()),
+        "schema": str(uuid.uuid4()), "old_note": str(uuid.uuid4()),
+    }  # fmt: skip
+    # What a consolidation would make of the episodes, and a memory written a month ago.
+    driver.execute_query(
+        "CREATE (s:Memory:SemanticMemory {id: $semantic, text: $semantic_text, layer: 'semantic', "
+        "  scope: $scope, status: 'active', created_at: datetime()}) "
+        "CREATE (k:Memory:SchemaMemory {id: $schema, text: $schema_text, layer: 'schema', "
+        "  scope: $scope, status: 'active', created_at: datetime()}) "
+        "CREATE (:Memory:EpisodicMemory {id: $old_note, text: $old_text, layer: 'episodic', "
+        "  scope: $scope, status: 'active', created_at: datetime() - duration('P30D')}) "
+        "CREATE (k)-[:DERIVED_FROM]->(s) "
+        "WITH s MATCH (e:Memory) WHERE e.id IN $episodes CREATE (s)-[:DERIVED_FROM]->(e)",
+        semantic=ids["semantic"], schema=ids["schema"], old_note=ids["old_note"], scope=scope,
+        semantic_text=SEMANTIC, schema_text=SCHEMA, old_text=OLD_NOTE,
+        episodes=[new.memory.id, kubernetes.memory.id],
+    )  # fmt: skip
+    return ids
+
+
+def _texts(value: Any) -> set[str]:
+    """Every ``text`` / ``name`` in a row value: nodes come back as dicts, paths as lists of them."""
+    if isinstance(value, dict):
+        found = {value[k] for k in ("text", "name") if isinstance(value.get(k), str)}
+        return found.union(*(_texts(v) for v in value.values() if isinstance(v, list | dict)))
+    if isinstance(value, list):
+        return set().union(*(_texts(v) for v in value))
+    return set()
+
+
+def _view(executor: QueryExecutor, name: str, scope: str, **params: Any) -> list[dict[str, Any]]:
+    wanted = default_catalog().get(f"browser/{name}").parameters
+    given = {"scope": scope, "limit": 100, "id": None, **params}
+    return executor.read(f"browser/{name}", **{k: v for k, v in given.items() if k in wanted})
+
+
+def test_user_graph_shows_the_scope_with_entities_decisions_and_belief_edges(
+    executor: QueryExecutor, graph: dict[str, str]
+) -> None:
+    rows = _view(executor, "user_graph", graph["scope"])
+    memories = {row["memory"]["text"] for row in rows}
+    assert memories == {POSTGRES, MYSQL, LISBON, KUBERNETES, SEMANTIC, SCHEMA, OLD_NOTE}
+    everything = _texts(rows)
+    assert {"Alice", "Lisbon", "Bob", "MySQL"} <= everything
+    by_text = {row["memory"]["text"]: row for row in rows}
+    assert by_text[KUBERNETES]["decisions"], "the decision recorded in the memory is drawn with it"
+    assert POSTGRES in _texts(by_text[MYSQL]["beliefs"])
+    assert "Dana keeps bees." not in everything, "a sibling scope sharing the prefix stays out"
+    assert len(_view(executor, "user_graph", graph["scope"], limit=2)) == 2
+
+
+def test_contradiction_chain_starts_at_the_newest_belief(
+    executor: QueryExecutor, graph: dict[str, str]
+) -> None:
+    rows = _view(executor, "contradiction_chains", graph["scope"])
+    assert [row["head"]["text"] for row in rows] == [MYSQL]
+    assert _texts(rows[0]["chains"]) == {MYSQL, POSTGRES}
+
+
+def test_schema_lineage_goes_down_to_the_episodes(executor: QueryExecutor, graph: dict[str, str]) -> None:
+    in_scope = _view(executor, "schema_lineage", graph["scope"])
+    by_id = _view(executor, "schema_lineage", "/", id=graph["schema"])
+    for rows in (in_scope, by_id):
+        assert [row["top"]["text"] for row in rows] == [SCHEMA]
+        assert _texts(rows[0]["lineage"]) == {SCHEMA, SEMANTIC, MYSQL, KUBERNETES}
+    assert _view(executor, "schema_lineage", "/", id=graph["new"]) == []
+
+
+def test_changed_this_week_leaves_last_month_out(executor: QueryExecutor, graph: dict[str, str]) -> None:
+    rows = _view(executor, "changed_this_week", graph["scope"])
+    by_text = {row["memory"]["text"]: row for row in rows}
+    assert OLD_NOTE not in by_text
+    assert {POSTGRES, MYSQL, LISBON, KUBERNETES} <= set(by_text)
+    assert MYSQL in _texts(by_text[POSTGRES]["superseded_by"])
+
+
+def test_api_serves_the_style_and_a_guide_of_every_view_without_a_key(memory: Memory) -> None:
+    with TestClient(create_app(memory, api_keys=["secret"], flush_idle_minutes=None)) as client:
+        style = client.get("/browser/style.grass")
+        assert style.status_code == 200 and style.text == style_sheet()
+        assert style.headers["access-control-allow-origin"] == "*"
+        guide = client.get("/browser/guide.html", params={"scope": "/user/alice"})
+        assert guide.status_code == 200 and guide.headers["content-type"].startswith("text/html")
+        assert guide.text.count("<slide") == len(browser_views()) + 2
+        assert ":style http://testserver/browser/style.grass" in guide.text
+        assert ":params {scope: &#x27;/user/alice&#x27;, limit: 100, id: null}" in guide.text
+        for view in browser_views():
+            assert f'data-view="{view.name}">' in guide.text
+        preflight = client.options(
+            "/browser/guide.html",
+            headers={
+                "Origin": "http://127.0.0.1:7474",
+                "Access-Control-Request-Method": "GET",
+                "Access-Control-Request-Headers": "pragma,cache-control,sentry-trace",
+            },
+        )
+        assert preflight.status_code == 204
+        assert preflight.headers["access-control-allow-headers"] == "pragma,cache-control,sentry-trace"
+        bad = client.get("/browser/guide.html", params={"scope": "/user/al'ice"})
+        assert bad.status_code == 422 and "Invalid scope" in bad.json()["error"]["message"]
+        assert client.post("/v1/recall", json={"query": "x"}).status_code == 401
+
+
+def test_cli_prints_the_links_and_commands_for_an_external_server() -> None:
+    env = {"GRAPHMEM_NEO4J_URI": "bolt://db.internal:7687", "GRAPHMEM_PORT": str(free_port())}
+    result = CliRunner().invoke(
+        cli,
+        ["browser", "--scope", "/user/alice", "--browser-url", "http://db.internal:7474/browser/"],
+        env=env,
+    )
+    assert result.exit_code == 0, result.output
+    port = env["GRAPHMEM_PORT"]
+    assert (
+        "http://db.internal:7474/browser/?dbms=bolt%3A%2F%2Fneo4j%40db.internal%3A7687&db=neo4j"
+        in result.output
+    )
+    assert f":play http://localhost:{port}/browser/guide.html?scope=/user/alice" in result.output
+    assert f":style http://localhost:{port}/browser/style.grass" in result.output
+    assert f"Nothing answers at http://localhost:{port}" in result.output
+
+
+# --- the end-to-end test in Chromium ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """A headless Chromium driven by Playwright (Debian's browser: no download)."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium (or set GRAPHMEM_TEST_CHROMIUM)")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="playwright is missing: pip install -e '.[test]'"
+    )
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def api_url(memory: Memory) -> Iterator[str]:
+    """The graphmem API on a free port, served by uvicorn in a thread."""
+    port = free_port()
+    app = create_app(memory, flush_idle_minutes=None)
+    server = uvicorn.Server(uvicorn.Config(app, host=LOOPBACK, port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, name="graphmem-test-api", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the API did not start"
+        time.sleep(0.05)
+    yield default_api_url(LOOPBACK, port)
+    server.should_exit = True
+    thread.join(timeout=30)
+
+
+_NODES_JS = """frame => Array.from(frame.querySelectorAll('svg g.node')).map(g => ({
+    fill: g.querySelector('circle.b-outline').getAttribute('fill').toUpperCase(),
+    caption: Array.from(g.querySelectorAll('text.caption')).map(t => t.textContent.trim()).join(' '),
+    at: g.getAttribute('transform'),
+}))"""
+_EDGE_FILLS_JS = """frame => Array.from(frame.querySelectorAll('svg g.relationship path.b-outline'))
+    .map(p => p.getAttribute('fill').toUpperCase())"""
+
+
+def _settled_nodes(frame: Any, count: int, timeout: float = 30.0) -> list[dict[str, str]]:
+    """The drawn nodes once ``count`` of them are there and the layout has stopped moving."""
+    deadline, previous = time.monotonic() + timeout, None
+    while time.monotonic() < deadline:
+        nodes: list[dict[str, str]] = frame.evaluate(_NODES_JS)
+        positions = [n["at"] for n in nodes]
+        if len(nodes) >= count and positions == previous:
+            return nodes
+        previous = positions
+        time.sleep(0.5)
+    raise AssertionError(f"the graph did not settle with {count} nodes: {frame.evaluate(_NODES_JS)}")
+
+
+def _shows(nodes: list[dict[str, str]], text: str, selector: str) -> bool:
+    """True if a node styled like ``selector`` is captioned with the start of ``text``."""
+    for node in nodes:
+        caption = " ".join(node["caption"].split()).rstrip("…").strip()
+        if node["fill"] == COLOURS[selector] and caption and text.startswith(caption):
+            return True
+    return False
+
+
+def _pixels_near(png: Path, colour: str, tolerance: int = 6) -> int:
+    """How many pixels of the image are within ``tolerance`` of ``colour`` in every channel."""
+    image = pytest.importorskip("PIL.Image", reason="Pillow is missing: pip install -e '.[test]'")
+    target = tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    with image.open(png) as picture:
+        pixels = picture.convert("RGB").getdata()
+        return sum(1 for p in pixels if all(abs(p[c] - target[c]) <= tolerance for c in range(3)))
+
+
+def _user_graph_nodes(driver: neo4j.Driver, scope: str) -> set[str]:
+    """The element ids of every node the user_graph view returns (what Browser should draw)."""
+    query = default_catalog().get("browser/user_graph").text
+    records, _, _ = driver.execute_query(query, scope=scope, limit=100)
+    found: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, neo4j.graph.Node):
+            found.add(value.element_id)
+        elif isinstance(value, neo4j.graph.Path):
+            found.update(node.element_id for node in value.nodes)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    for record in records:
+        for value in record.values():
+            walk(value)
+    return found
+
+
+def _run_editor(page: Any) -> None:
+    page.click('[data-testid="editor-Run"]')
+
+
+def test_browser_draws_the_user_graph_in_the_graphmem_style(
+    chromium: Any,
+    api_url: str,
+    graph: dict[str, str],
+    driver: neo4j.Driver,
+    neo4j_target: Neo4jTarget,
+    neo4j_http_url: str | None,
+) -> None:
+    if neo4j_http_url is None:
+        pytest.skip("the Browser URL of an external Neo4j is unknown; set GRAPHMEM_TEST_NEO4J_HTTP_URL")
+    links = browser_links(
+        f"{neo4j_http_url}/browser/", neo4j_target.uri, neo4j_target.user, neo4j_target.database,
+        api_url, graph["scope"],
+    )  # fmt: skip
+    expected_nodes = len(_user_graph_nodes(driver, graph["scope"]))
+    page = chromium.new_page(viewport={"width": 1400, "height": 1000})
+    page.set_default_timeout(60_000)
+    try:
+        # The link graphmem browser prints: connection filled in, the guide played at start.
+        page.goto(links.start_url or "")
+        assert page.input_value('[data-testid="username"]') == neo4j_target.user
+        page.fill('[data-testid="password"]', neo4j_target.password)
+        page.click('[data-testid="connect"]')
+        guide = page.locator('[data-testid="frame"]', has=page.locator('[data-testid="carousel"]'))
+        guide.locator('pre.runnable[data-step="style"]').click()
+        _run_editor(page)
+        page.wait_for_selector("text=node.SchemaMemory")
+        guide.locator('pre.runnable[data-step="params"]').click()
+        _run_editor(page)
+        page.wait_for_selector("text=Successfully set your parameters")
+        guide.locator('[data-testid="nextSlide"]').click()
+        guide.locator('pre.runnable[data-view="browser/user_graph"]').click()
+        _run_editor(page)
+        result = page.locator('[data-testid="frame"]').first
+        result.locator("svg g.node").first.wait_for()
+        nodes = _settled_nodes(result, expected_nodes)
+        ARTIFACTS.mkdir(exist_ok=True)
+        screenshot = ARTIFACTS / "browser.png"
+        result.screenshot(path=str(screenshot))
+        edge_fills = set(result.evaluate(_EDGE_FILLS_JS))
+    finally:
+        page.close()
+
+    assert len(nodes) == expected_nodes
+    assert _shows(nodes, MYSQL, "node.Memory") and _shows(nodes, POSTGRES, "node.Memory")
+    assert _shows(nodes, SEMANTIC, "node.SemanticMemory") and _shows(nodes, SCHEMA, "node.SchemaMemory")
+    assert _shows(nodes, "Alice", "node.Entity") and _shows(nodes, "Lisbon", "node.Entity")
+    assert _shows(nodes, KUBERNETES, "node.Decision")
+    assert {COLOURS[f"relationship.{t}"] for t in ("SUPERSEDES", "CONTRADICTS", "DERIVED_FROM")} <= edge_fills
+    for selector in (
+        "node.EpisodicMemory",
+        "node.SemanticMemory",
+        "node.SchemaMemory",
+        "node.Entity",
+        "node.Decision",
+    ):
+        assert _pixels_near(screenshot, COLOURS[selector]) > 300, (
+            f"{selector}'s colour is not in {screenshot}"
+        )

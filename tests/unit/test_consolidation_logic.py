@@ -1,0 +1,101 @@
+"""Pure parts of consolidation: density clusters, fading, merge choice, drift, TTLs, extractive distillation."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import numpy as np
+
+from bench.planted_corpus import adjusted_rand_index
+from graphmem.consolidate.clustering import centroid, density_clusters, fade_factor
+from graphmem.consolidate.distil import Member, extractive, shared_entities
+from graphmem.consolidate.drift import classify
+from graphmem.consolidate.merge import choose
+from graphmem.consolidate.settings import ConsolidationSettings
+from graphmem.store.consolidation import MemberRow
+
+
+def test_density_clusters_follow_dbscan_core_and_border_rules() -> None:
+    near = 0.9
+    neighbours = {
+        "a": [("b", near), ("c", near)],
+        "b": [("a", near), ("c", near)],
+        "c": [("a", near), ("b", near), ("d", 0.7)],
+        "d": [("c", 0.7)],  # border point: joins through its core neighbour c
+        "x": [("y", near)],  # two points only: noise at min_samples 3
+        "y": [("x", near)],
+        "z": [("a", 0.5)],  # farther than eps 0.35 from everything
+    }
+    clusters = density_clusters(neighbours, eps=0.35, min_samples=3)
+    assert [sorted(c.members) for c in clusters] == [["a", "b", "c", "d"]]
+
+
+def test_density_clusters_are_deterministic() -> None:
+    neighbours = {str(i): [(str((i + 1) % 6), 0.8), (str((i + 5) % 6), 0.8)] for i in range(6)}
+    assert density_clusters(neighbours, 0.35, 3) == density_clusters(dict(reversed(neighbours.items())), 0.35, 3)
+
+
+def test_fade_factor_fades_central_members_most() -> None:
+    assert fade_factor(1.0) == 0.5
+    assert abs(fade_factor(0.65) - 0.64) < 1e-9
+    assert fade_factor(0.9) < fade_factor(0.7)
+
+
+def test_centroid_is_unit_length() -> None:
+    c = centroid(np.array([[1.0, 0.0], [0.0, 1.0]]))
+    assert abs(float(np.linalg.norm(c)) - 1.0) < 1e-6
+
+
+def _row(i: str, text: str, confidence: float = 0.8, pinned: bool = False) -> MemberRow:
+    return MemberRow(
+        i, "/", text, np.zeros(3, dtype=np.float32), "active", [], 0.5, confidence, 1.0,
+        datetime(2026, 1, 1, tzinfo=UTC), pinned, None, (),
+    )
+
+
+def test_merge_keeps_the_more_informative_text_and_never_merges_conflicts() -> None:
+    short = _row("a", "I love hiking.")
+    long = _row("b", "I really love hiking in the mountains.")
+    assert choose(short, long, 0.9) == (long, short)  # the short one adds nothing: the long one stays
+    assert choose(_row("d", "I love hiking in the Alps."), _row("e", "I love hiking with my dog Rex."), 0.9) is None
+    close = _row("c", "I really love hiking!")
+    pick = choose(short, close, 0.9)
+    assert pick is not None and pick[0].id == "c"
+    assert choose(_row("p", "Alice lives in Paris."), _row("q", "Alice lives in Berlin."), 0.93) is None
+    assert choose(_row("p", "The code is 4411."), _row("q", "The code is 4412."), 0.97) is None
+    pinned = _row("z", "I love hiking!", pinned=True)
+    assert choose(short, pinned, 0.96) == (pinned, short)
+
+
+def test_drift_verdicts() -> None:
+    assert classify(None, {"work": 1.0}).drift == "first_snapshot"
+    assert classify({"work": 1.0, "hobby": 1.0}, {"work": 1.05, "hobby": 1.0}).drift == "stable"
+    assert classify({"work": 1.0, "hobby": 1.0}, {"work": 3.0, "hobby": 1.0}).drift == "gradual_drift"
+    assert classify({"work": 1.0}, {"hobby": 1.0}).drift == "deliberate_pivot"
+    verdict = classify({"work": 1.0, "decision": 0.5}, {"work": 1.0, "decision": 1.0}, frozenset({"decision"}))
+    assert verdict.drift == "deliberate_pivot" and verdict.gained == "decision"
+
+
+def test_ttl_is_the_longest_of_a_memorys_categories() -> None:
+    settings = ConsolidationSettings()
+    assert settings.ttl_for(["hobby"]) == 60
+    assert settings.ttl_for(["hobby", "health"]) == 365
+    assert settings.ttl_for([]) == 90 and settings.ttl_for(["fact"]) == 90
+    assert settings.shortest_ttl_days == 60
+
+
+def test_extractive_distillation_keeps_the_central_member_and_shared_entities() -> None:
+    members = [
+        Member("1", "Ann trains for the Berlin marathon.", 0.95, ("Ann", "Berlin", "Nike")),
+        Member("2", "Long runs every Sunday.", 0.7, ("Nike",)),
+        Member("3", "New shoes for the marathon.", 0.6, ("Nike", "Ann")),
+    ]
+    assert shared_entities(members) == ["Nike", "Ann"]
+    assert extractive("semantic", members) == "Ann trains for the Berlin marathon (also about Nike)."
+    assert extractive("schema", members).startswith("Recurring pattern across 3 memories")
+
+
+def test_adjusted_rand_index() -> None:
+    assert adjusted_rand_index([0, 0, 1, 1], [5, 5, 7, 7]) == 1.0
+    assert adjusted_rand_index([0, 0, 1, 1], [0, 1, 0, 1]) < 0.0
+    assert adjusted_rand_index([-1, -1, 0, 0], [-1, -1, 3, 3]) == 1.0
