@@ -25,6 +25,7 @@ import numpy as np
 
 from bench import locomo, stack
 from bench.baselines import BM25, english_tokenize, vector_top
+from graphmem.embedding.base import Embedder
 from graphmem.embedding.factory import create_embedder
 
 CATEGORIES = {1: "multi_hop", 2: "temporal", 3: "open_domain", 4: "single_hop"}
@@ -88,63 +89,95 @@ def ingest(client: httpx.Client, turns: list[locomo.Turn], scope: str) -> list[t
     return [(winner, text_of.get(loser, loser)) for winner, loser in superseded]
 
 
+def evaluate(
+    client: httpx.Client,
+    data: list[dict[str, Any]],
+    limit_questions: int,
+    embedder: Embedder | None,
+    totals: dict[tuple[str, str], dict[str, list[float]]],
+    latencies: list[float],
+    label: str = "graphmem",
+) -> None:
+    """Ask every question with evidence; baselines too when ``embedder`` is given."""
+    for sample in data:
+        conv = str(sample["sample_id"])
+        turns = list(locomo.turns([sample]))
+        scope = f"/locomo/{conv}"
+        texts = [f"{t.speaker}: {t.text}" for t in turns]
+        dia = [t.dia_id for t in turns]
+        if embedder is not None:
+            bm25 = BM25(texts, analyzer=english_tokenize)
+            bm25_plain = BM25(texts)
+            matrix = embedder.embed(texts)
+        qa = [q for _, q in locomo.questions([sample]) if int(q.get("category", 0)) in CATEGORIES]
+        if limit_questions:
+            qa = qa[:limit_questions]
+        for q in qa:
+            gold = evidence_ids([str(e) for e in q.get("evidence", [])], set(dia))
+            if not gold:
+                continue
+            category = CATEGORIES[int(q["category"])]
+            question = str(q["question"])
+            t0 = time.perf_counter()
+            response = client.post("/v1/recall", json={"query": question, "scope": scope, "limit": 10})
+            latencies.append((time.perf_counter() - t0) * 1000)
+            response.raise_for_status()
+            # A semantic memory counts for nothing here: only the dialog turns themselves are evidence.
+            ranked = [r["metadata"].get("dia_id", "") for r in response.json()["results"]]
+            systems = {label: ranked}
+            if embedder is not None:
+                systems |= {
+                    "bm25": [dia[i] for i in bm25.top(question, 10)],
+                    "bm25_plain": [dia[i] for i in bm25_plain.top(question, 10)],
+                    "vector": [dia[i] for i in vector_top(matrix, embedder.embed_one(question), 10)],
+                }
+            for system, ranking in systems.items():
+                for metric, value in score(ranking, gold).items():
+                    totals[(system, category)][metric].append(value)
+                    totals[(system, "overall")][metric].append(value)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--conversations", type=int, default=10)
     parser.add_argument("--limit-questions", type=int, default=0, help="0 = all")
+    parser.add_argument(
+        "--consolidate",
+        action="store_true",
+        help="after the first pass, run every consolidation job and ask again (graphmem_after_consolidation)",
+    )
     args = parser.parse_args()
 
     data = locomo.load()[: args.conversations]
     embedder = create_embedder("onnx")
-    totals: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    totals: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     latencies: list[float] = []
     supersessions: list[tuple[str, str]] = []
     with (
         stack.neo4j() as target,
-        stack.api_server(target, {"GRAPHMEM_LLM": "none"}) as url,
-        httpx.Client(base_url=url, timeout=300) as client,
+        stack.api_server(target, {"GRAPHMEM_LLM": "none", "GRAPHMEM_CONSOLIDATION_HEARTBEAT_MINUTES": "0"}) as url,
+        httpx.Client(base_url=url, timeout=1800) as client,
     ):
         for sample in data:
             conv = str(sample["sample_id"])
-            turns = [t for t in locomo.turns([sample])]
-            scope = f"/locomo/{conv}"
+            turns = list(locomo.turns([sample]))
             started = time.perf_counter()
-            supersessions += ingest(client, turns, scope)
+            supersessions += ingest(client, turns, f"/locomo/{conv}")
             emit(
                 metric="ingest",
                 conversation=conv,
                 turns=len(turns),
                 seconds=round(time.perf_counter() - started, 1),
             )
-            texts = [f"{t.speaker}: {t.text}" for t in turns]
-            dia = [t.dia_id for t in turns]
-            bm25 = BM25(texts, analyzer=english_tokenize)
-            bm25_plain = BM25(texts)
-            matrix = embedder.embed(texts)
-            qa = [q for _, q in locomo.questions([sample]) if int(q.get("category", 0)) in CATEGORIES]
-            if args.limit_questions:
-                qa = qa[: args.limit_questions]
-            for q in qa:
-                gold = evidence_ids([str(e) for e in q.get("evidence", [])], set(dia))
-                if not gold:
-                    continue
-                category = CATEGORIES[int(q["category"])]
-                question = str(q["question"])
-                t0 = time.perf_counter()
-                response = client.post("/v1/recall", json={"query": question, "scope": scope, "limit": 10})
-                latencies.append((time.perf_counter() - t0) * 1000)
-                response.raise_for_status()
-                ranked = [r["metadata"].get("dia_id", "") for r in response.json()["results"]]
-                systems = {
-                    "graphmem": ranked,
-                    "bm25": [dia[i] for i in bm25.top(question, 10)],
-                    "bm25_plain": [dia[i] for i in bm25_plain.top(question, 10)],
-                    "vector": [dia[i] for i in vector_top(matrix, embedder.embed_one(question), 10)],
-                }
-                for system, ranking in systems.items():
-                    for metric, value in score(ranking, gold).items():
-                        totals[(system, category)][metric].append(value)
-                        totals[(system, "overall")][metric].append(value)
+        evaluate(client, data, args.limit_questions, embedder, totals, latencies)
+        if args.consolidate:
+            started = time.perf_counter()
+            response = client.post("/v1/consolidate", json={"jobs": ["nightly", "weekly", "monthly"]})
+            response.raise_for_status()
+            for run in response.json()["runs"]:
+                emit(metric="consolidation", job=run["job"], status=run["status"], counts=run["counts"])
+            emit(metric="consolidation_seconds", seconds=round(time.perf_counter() - started, 1))
+            evaluate(client, data, args.limit_questions, None, totals, [], "graphmem_after_consolidation")
     for (system, category), metrics in sorted(totals.items()):
         emit(
             metric="locomo_evidence",

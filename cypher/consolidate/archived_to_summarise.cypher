@@ -3,6 +3,6 @@
 MATCH (m:Memory)
 WHERE m.status = 'archived' AND m.layer = $layer AND m.id > $after
   AND NOT EXISTS { MATCH (i:Memory {kind: 'insight'})-[:DERIVED_FROM]->(m) WHERE i.status = 'active' }
-RETURN m.id AS id
+RETURN m.id AS id, m.scope AS scope
 ORDER BY m.id
 LIMIT $page

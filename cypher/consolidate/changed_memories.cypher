@@ -3,6 +3,6 @@
 MATCH (m:Memory)
 WHERE m.layer = $layer AND m.status = 'active' AND m.id > $after
   AND ($since IS NULL OR m.created_at >= $since OR m.updated_at >= $since)
-RETURN m.id AS id
+RETURN m.id AS id, m.scope AS scope
 ORDER BY m.id
 LIMIT $page

@@ -66,10 +66,12 @@ class Merging:
                 self._store.changed_ids(layer, ctx.since, s.page),
                 ctx,
                 STEP,
+                layer=layer,
                 k=MERGE_NEIGHBOURS,
                 candidates=s.candidates,
                 min_cosine=s.merge_cosine,
                 batch=s.batch,
+                exact_max=s.exact_scope_max,
             )
             pairs = sorted(
                 {(min(a, b), max(a, b), round(c, 6)) for a, found in graph.items() for b, c in found if c > s.merge_cosine},

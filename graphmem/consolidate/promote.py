@@ -66,7 +66,7 @@ class Promotion:
         self._settings = settings
         self._layering = layering
 
-    def run(self, ctx: RunContext, seeds: Iterable[list[str]] | None = None) -> None:
+    def run(self, ctx: RunContext, seeds: Iterable[list[tuple[str, str]]] | None = None) -> None:
         """Cluster the changed memories (or ``seeds``) and write each cluster's derived memory."""
         lay = self._layering
         s = self._settings
@@ -77,10 +77,12 @@ class Promotion:
             seeds,
             ctx,
             lay.step,
+            layer=lay.source_layer,
             k=s.neighbours,
             candidates=s.candidates,
             min_cosine=1.0 - lay.eps,
             batch=s.batch,
+            exact_max=s.exact_scope_max,
             archived=lay.archived,
         )
         clusters = density_clusters(graph, lay.eps, s.min_cluster)

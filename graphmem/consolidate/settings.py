@@ -24,6 +24,7 @@ class ConsolidationSettings:
     min_cluster: int = 3  # members a cluster needs (DBSCAN's min_samples, the point included)
     neighbours: int = 15  # k nearest per memory: the neighbourhood grows with N·k, never N²
     candidates: int = 60  # ANN candidates fetched per memory before the scope/layer filter
+    exact_scope_max: int = 5000  # scopes up to this size get exact neighbourhoods (read whole)
     merge_cosine: float = 0.85  # C3
     ttl_days: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_TTL_DAYS))
     default_ttl_days: float = 90.0  # C4: memories with no category in ttl_days

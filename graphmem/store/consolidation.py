@@ -94,8 +94,8 @@ class ConsolidationStore:
 
     # Reading.
 
-    def changed_ids(self, layer: str, since: datetime | None, page: int) -> Iterator[list[str]]:
-        """Pages of ids of active memories of ``layer`` created or changed since ``since``."""
+    def changed_ids(self, layer: str, since: datetime | None, page: int) -> Iterator[list[tuple[str, str]]]:
+        """Pages of (id, scope) of active memories of ``layer`` created or changed since ``since``."""
         after = ""
         while True:
             rows = self._executor.read(
@@ -103,9 +103,8 @@ class ConsolidationStore:
             )
             if not rows:
                 return
-            ids = [r["id"] for r in rows]
-            yield ids
-            after = ids[-1]
+            yield [(r["id"], r["scope"]) for r in rows]
+            after = rows[-1]["id"]
 
     def neighbours(
         self, ids: Sequence[str], *, k: int, candidates: int, min_cosine: float, archived: bool = False
@@ -121,6 +120,18 @@ class ConsolidationStore:
             found[row["id"]] = [(n["id"], cosine_from_index_score(float(n["score"]))) for n in row["neighbours"]]
             scopes[row["id"]] = row["scope"]
         return found, scopes
+
+    def scope_sizes(self, scopes: Sequence[str], layer: str, status: str) -> dict[str, int]:
+        """How many memories of ``layer`` and ``status`` each scope holds."""
+        rows = self._executor.read("consolidate/scope_sizes", scopes=list(scopes), layer=layer, status=status)
+        return {r["scope"]: int(r["n"]) for r in rows}
+
+    def scope_vectors(self, scope: str, layer: str, status: str) -> tuple[list[str], NDArray[np.float32]]:
+        """Ids and vectors of every memory of ``layer`` and ``status`` in ``scope``."""
+        rows = self._executor.read("consolidate/scope_vectors", scope=scope, layer=layer, status=status)
+        ids = [r["id"] for r in rows]
+        vectors = np.asarray([r["embedding"] for r in rows], dtype=np.float32).reshape(len(rows), -1)
+        return ids, vectors
 
     def members(self, ids: Sequence[str], derived_layer: str, derived_kind: str = "cluster") -> dict[str, MemberRow]:
         """Text, vector and fields of each memory, and the active derived memory (layer, kind) it feeds."""
@@ -147,16 +158,15 @@ class ConsolidationStore:
             )
         return out
 
-    def archived_ids(self, layer: str, page: int) -> Iterator[list[str]]:
+    def archived_ids(self, layer: str, page: int) -> Iterator[list[tuple[str, str]]]:
         """Pages of archived memories of ``layer`` that no insight summarises yet."""
         after = ""
         while True:
             rows = self._executor.read("consolidate/archived_to_summarise", layer=layer, after=after, page=page)
             if not rows:
                 return
-            ids = [r["id"] for r in rows]
-            yield ids
-            after = ids[-1]
+            yield [(r["id"], r["scope"]) for r in rows]
+            after = rows[-1]["id"]
 
     # Writing: each call is one transaction.
 

@@ -334,6 +334,7 @@ def test_browser_draws_the_user_graph_in_the_graphmem_style(
         assert page.input_value('[data-testid="username"]') == neo4j_target.user
         page.fill('[data-testid="password"]', neo4j_target.password)
         page.click('[data-testid="connect"]')
+        page.wait_for_selector("text=You are connected as user")
         guide = page.locator('[data-testid="frame"]', has=page.locator('[data-testid="carousel"]'))
         guide.locator('pre.runnable[data-step="style"]').click()
         _run_editor(page)
@@ -351,6 +352,10 @@ def test_browser_draws_the_user_graph_in_the_graphmem_style(
         screenshot = ARTIFACTS / "browser.png"
         result.screenshot(path=str(screenshot))
         edge_fills = set(result.evaluate(_EDGE_FILLS_JS))
+    except Exception:
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "browser-failure.png"), full_page=True)
+        raise
     finally:
         page.close()
 

@@ -165,7 +165,7 @@ def test_the_other_tools_in_process(memory: Memory, scope: str) -> None:
                 await client.call_tool(
                     "remember",
                     {
-                        "text": "We decided to use PostgreSQL for billing because it has strong transactions.",
+                        "text": "We decided to use PostgreSQL for billing because it is transactional.",
                         "scope": user_scope,
                     },
                 )
