@@ -15,8 +15,9 @@ One disallowed value withholds the whole row. What this cannot protect: values N
 before returning them. ``RETURN count(m)``, ``m.text`` or ``collect(m.scope)`` carry no node to
 check, so a caller may read them from any scope; that is why a caller whose API key is bound to
 scopes gets only rows made of nodes, relationships and paths (``graph_only``). Even then, how many
-rows come back can reveal whether something exists elsewhere (``MATCH (a {scope: '/mine'}), (b)
-WHERE b.text CONTAINS 'x' RETURN a``). For hard isolation, give tenants separate databases.
+rows come back, and how many were withheld, can reveal whether something exists elsewhere
+(``MATCH (a {scope: '/mine'}), (b) WHERE b.text CONTAINS 'x' RETURN a``). For hard isolation,
+give tenants separate databases.
 """
 
 from __future__ import annotations

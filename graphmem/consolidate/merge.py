@@ -23,6 +23,7 @@ STEP = "C3 merge"
 SURE_DUPLICATE = 0.95
 MAX_EXTRA_WORDS = 1
 MERGE_NEIGHBOURS = 5
+MERGE_BATCH = 200
 
 
 def adds_information(extra: Statement, kept: Statement) -> bool:
@@ -61,7 +62,7 @@ class Merging:
         """Merge every qualifying pair once, most similar first."""
         s = self._settings
         for layer in layers:
-            graph = knn_graph(
+            near = knn_graph(
                 self._store,
                 self._store.changed_ids(layer, ctx.since, s.page),
                 ctx,
@@ -74,13 +75,15 @@ class Merging:
                 exact_max=s.exact_scope_max,
             )
             pairs = sorted(
-                {(min(a, b), max(a, b), round(c, 6)) for a, found in graph.items() for b, c in found if c > s.merge_cosine},
+                {(min(a, b), max(a, b), round(c, 6)) for a, found in near.graph.items() for b, c in found if c > s.merge_cosine},
                 key=lambda p: (-p[2], p[0], p[1]),
             )
             if not pairs:
                 continue
-            rows = self._store.members(sorted({i for p in pairs for i in p[:2]}), "semantic")
+            rows = self._store.members(sorted({i for p in pairs for i in p[:2]}), "semantic", vectors=near.vectors)
             gone: set[str] = set()
+            batch: list[tuple[str, str, float]] = []
+            busy: set[str] = set()
             for done, (a, b, cosine) in enumerate(pairs, start=1):
                 if a in gone or b in gone or a not in rows or b not in rows:
                     continue
@@ -89,9 +92,19 @@ class Merging:
                     ctx.counts["seen_merge_vetoed"] += 1
                     continue
                 winner, loser = pick
-                if self._store.merge(winner.id, loser.id, cosine, ctx.now, ctx.run_id):
-                    gone.add(loser.id)
-                    ctx.counts["merged"] += 1
-                if done % 200 == 0:
-                    ctx.heartbeat()
+                if winner.id in busy or loser.id in busy:  # one memory per batch: no chains in a transaction
+                    self._flush(ctx, batch, busy)
+                batch.append((winner.id, loser.id, cosine))
+                busy |= {winner.id, loser.id}
+                gone.add(loser.id)
+                if len(batch) >= MERGE_BATCH:
+                    self._flush(ctx, batch, busy)
                     ctx.progress(STEP, done, len(pairs))
+            self._flush(ctx, batch, busy)
+
+    def _flush(self, ctx: RunContext, batch: list[tuple[str, str, float]], busy: set[str]) -> None:
+        if batch:
+            ctx.counts["merged"] += len(self._store.merge(batch, ctx.now, ctx.run_id))
+            ctx.heartbeat()
+        batch.clear()
+        busy.clear()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -21,6 +22,14 @@ from graphmem.consolidate.context import RunContext
 from graphmem.store.consolidation import ConsolidationStore, Neighbours
 
 EXACT_BLOCK = 1024
+
+
+@dataclass
+class Neighbourhood:
+    """k nearest per memory, and the vectors read on the way (exact scopes)."""
+
+    graph: Neighbours = field(default_factory=dict)
+    vectors: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 def exact_knn(ids: list[str], vectors: np.ndarray, k: int, min_cosine: float, rows: Iterable[int]) -> Neighbours:
@@ -51,7 +60,7 @@ def knn_graph(
     batch: int,
     exact_max: int,
     archived: bool = False,
-) -> Neighbours:
+) -> Neighbourhood:
     """Neighbours (id -> [(id, cosine)]) of every seed, and of the memories around them."""
     status = "archived" if archived else "active"
     by_scope: dict[str, list[str]] = defaultdict(list)
@@ -59,7 +68,8 @@ def knn_graph(
         for memory_id, scope in page:
             by_scope[scope].append(memory_id)
     sizes = store.scope_sizes(sorted(by_scope), layer, status) if by_scope else {}
-    graph: Neighbours = {}
+    found = Neighbourhood()
+    graph = found.graph
     large: list[str] = []
     for scope in sorted(by_scope):
         if sizes.get(scope, 0) > exact_max:
@@ -69,19 +79,20 @@ def knn_graph(
         if len(ids) < 2:
             continue
         graph.update(exact_knn(ids, vectors, k, min_cosine, range(len(ids))))
+        found.vectors.update(zip(ids, vectors, strict=True))
         ctx.heartbeat()
         ctx.progress(step, len(graph), None)
 
     def fetch(ids: list[str]) -> None:
         for start in range(0, len(ids), batch):
             chunk = ids[start : start + batch]
-            found, _ = store.neighbours(chunk, k=k, candidates=candidates, min_cosine=min_cosine, archived=archived)
+            near, _ = store.neighbours(chunk, k=k, candidates=candidates, min_cosine=min_cosine, archived=archived)
             for i in chunk:
-                graph[i] = found.get(i, [])
+                graph[i] = near.get(i, [])
             ctx.heartbeat()
             ctx.progress(step, len(graph), None)
 
     fetch([i for i in large if i not in graph])
     if large:
         fetch(sorted({n for i in large for n, _ in graph.get(i, [])} - set(graph)))
-    return graph
+    return found

@@ -72,7 +72,7 @@ class Promotion:
         s = self._settings
         if seeds is None:
             seeds = self._store.changed_ids(lay.source_layer, ctx.since, s.page)
-        graph = knn_graph(
+        near = knn_graph(
             self._store,
             seeds,
             ctx,
@@ -85,48 +85,50 @@ class Promotion:
             exact_max=s.exact_scope_max,
             archived=lay.archived,
         )
-        clusters = density_clusters(graph, lay.eps, s.min_cluster)
+        clusters = density_clusters(near.graph, lay.eps, s.min_cluster)
         ctx.counts[f"seen_{lay.counter}_clusters"] += len(clusters)
         for start in range(0, len(clusters), DETAIL_PAGE // 4):
             page = clusters[start : start + DETAIL_PAGE // 4]
             ids = [m for c in page for m in c.members]
-            rows = self._store.members(ids, lay.target_layer, "insight" if lay.archived else "cluster")
+            rows = self._store.members(ids, lay.target_layer, "insight" if lay.archived else "cluster", near.vectors)
             self._write(ctx, page, rows)
             ctx.heartbeat()
             ctx.progress(lay.step, min(start + len(page), len(clusters)), len(clusters))
 
     def _write(self, ctx: RunContext, clusters: Sequence[Cluster], rows: dict[str, MemberRow]) -> None:
         lay = self._layering
-        fresh_clusters: list[tuple[list[MemberRow], np.ndarray, list[SourceLink]]] = []
+        fresh: list[tuple[list[MemberRow], list[SourceLink]]] = []
+        attachments: list[tuple[str, list[SourceLink]]] = []
+        centers: list[np.ndarray] = []
         for cluster in clusters:
             members = [rows[i] for i in cluster.members if i in rows]
             if len(members) < self._settings.min_cluster:
                 continue
             center = centroid(np.stack([m.embedding for m in members]))
-            links = {m.id: self._link(m, center) for m in members}
             new = [m for m in members if m.derived_by is None]
             if not new:
                 continue
+            links = [self._link(m, center) for m in new]
             owners = Counter(m.derived_by for m in members if m.derived_by is not None)
-            if owners:
+            if owners:  # the cluster already has a derived memory: the newcomers join it
                 target, _ = max(owners.items(), key=lambda kv: (kv[1], kv[0]))
-                attached = self._store.attach(target, [links[m.id] for m in new], ctx.now, ctx.run_id)
-                ctx.counts["extended"] += attached
-                continue
-            if len(new) < self._settings.min_cluster:
-                continue
-            fresh_clusters.append((new, center, [links[m.id] for m in new]))
-        if not fresh_clusters:
+                attachments.append((target, links))
+            elif len(new) >= self._settings.min_cluster:
+                fresh.append((new, links))
+                centers.append(center)
+        ctx.counts["extended"] += self._store.attach(attachments, ctx.now, ctx.run_id)
+        if not fresh:
             return
         distilled = []
-        for members, center, _ in fresh_clusters:
+        for (members, _), center in zip(fresh, centers, strict=True):
             view = [Member(m.id, m.text, float(m.embedding @ center), m.entities) for m in members]
             result = self._distiller.distil(lay.kind, view)
             ctx.llm_calls += result.usage.calls
             ctx.cost_usd += result.usage.cost_usd
             distilled.append(result)
         vectors = self._embedder.embed([d.text for d in distilled])
-        for (members, _, links), result, vector in zip(fresh_clusters, distilled, vectors, strict=True):
+        batch = []
+        for (members, links), result, vector in zip(fresh, distilled, vectors, strict=True):
             memory = DerivedMemory(
                 id=str(uuid.uuid4()),
                 text=result.text,
@@ -140,18 +142,16 @@ class Promotion:
                 metadata={"sources": len(members), "extractive": result.extractive, "job_run_id": ctx.run_id},
                 embedding=[float(x) for x in vector],
             )
-            statuses = ["archived"] if lay.archived else ["active"]
-            made = self._store.create_derived(
-                memory,
-                links,
-                min_sources=self._settings.min_cluster,
-                source_statuses=statuses,
-                now=ctx.now,
-                run_id=ctx.run_id,
-            )
-            if made:
-                ctx.counts[lay.counter] += 1
-                ctx.counts[f"{lay.counter}_sources"] += made
+            batch.append((memory, links))
+        made = self._store.create_derived(
+            batch,
+            min_sources=self._settings.min_cluster,
+            source_statuses=["archived"] if lay.archived else ["active"],
+            now=ctx.now,
+            run_id=ctx.run_id,
+        )
+        ctx.counts[lay.counter] += len(made)
+        ctx.counts[f"{lay.counter}_sources"] += sum(made.values())
 
     def _link(self, member: MemberRow, center: np.ndarray) -> SourceLink:
         similarity = float(member.embedding @ center)

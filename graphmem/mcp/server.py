@@ -8,9 +8,10 @@ a tool raises stops the server.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -32,6 +33,8 @@ their own. Scopes are paths such as /user/alice; use the user's scope for their 
 _READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 _WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 _DELETE = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
+
+_Tool = TypeVar("_Tool", bound=Callable[..., Any])
 
 Scope = Annotated[
     str | None, Field(description="Scope path such as /user/alice (that scope and everything below it).")
@@ -56,6 +59,16 @@ def _answer(work: Callable[[], Any]) -> dict[str, Any]:
     return result
 
 
+def _tool(server: MCPServer, annotations: ToolAnnotations) -> Callable[[_Tool], _Tool]:
+    """Register a tool whose description is its docstring, dedented for the model to read."""
+
+    def register(fn: _Tool) -> _Tool:
+        server.add_tool(fn, description=inspect.cleandoc(fn.__doc__ or ""), annotations=annotations)
+        return fn
+
+    return register
+
+
 def build_server(memory: Memory) -> MCPServer:
     """An MCP server whose tools remember, recall, forget and query ``memory`` (not yet running)."""
     server = MCPServer(name="graphmem", instructions=INSTRUCTIONS)
@@ -66,7 +79,7 @@ def build_server(memory: Memory) -> MCPServer:
 
 
 def _memory_tools(server: MCPServer, memory: Memory) -> None:
-    @server.tool(annotations=_WRITE)
+    @_tool(server, _WRITE)
     def remember(
         text: Annotated[str, Field(description="One self-contained statement worth keeping.")],
         scope: Scope = None,
@@ -93,7 +106,7 @@ def _memory_tools(server: MCPServer, memory: Memory) -> None:
 
         return _answer(work)
 
-    @server.tool(annotations=_READ)
+    @_tool(server, _READ)
     def recall(
         query: Annotated[str, Field(description="A question or topic in plain language.")],
         scope: Scope = None,
@@ -118,7 +131,7 @@ def _memory_tools(server: MCPServer, memory: Memory) -> None:
 
         return _answer(work)
 
-    @server.tool(annotations=_DELETE)
+    @_tool(server, _DELETE)
     def forget(
         memory_ids: Annotated[list[str] | None, Field(description="Ids of memories to delete.")] = None,
         scope: Scope = None,
@@ -136,7 +149,7 @@ def _memory_tools(server: MCPServer, memory: Memory) -> None:
 
         return _answer(work)
 
-    @server.tool(annotations=_READ)
+    @_tool(server, _READ)
     def get_memory_history(
         memory_id: Annotated[str, Field(description="A memory id from recall or remember.")],
     ) -> dict[str, Any]:
@@ -156,7 +169,7 @@ def _memory_tools(server: MCPServer, memory: Memory) -> None:
 
 
 def _context_tools(server: MCPServer, memory: Memory) -> None:
-    @server.tool(annotations=_READ)
+    @_tool(server, _READ)
     def list_decisions(
         topic: Annotated[str | None, Field(description="Words that must all occur in the decision.")] = None,
         domain: Annotated[
@@ -174,7 +187,7 @@ def _context_tools(server: MCPServer, memory: Memory) -> None:
 
         return _answer(work)
 
-    @server.tool(annotations=_READ)
+    @_tool(server, _READ)
     def session_start(
         user: Annotated[str, Field(description="The user's name or id, e.g. alice.")],
         scope: Annotated[str | None, Field(description="Their scope; default /user/<user>.")] = None,
@@ -196,7 +209,7 @@ def _context_tools(server: MCPServer, memory: Memory) -> None:
 
 
 def _graph_tools(server: MCPServer, memory: Memory) -> None:
-    @server.tool(annotations=_READ)
+    @_tool(server, _READ)
     def run_read_query(
         query: Annotated[str, Field(description="One read-only Cypher statement; values as $parameters.")],
         params: Annotated[dict[str, Any] | None, Field(description="Values for the $parameters.")] = None,

@@ -7,7 +7,7 @@ that repeating it (a resumed job, a second run) changes nothing.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -133,8 +133,22 @@ class ConsolidationStore:
         vectors = np.asarray([r["embedding"] for r in rows], dtype=np.float32).reshape(len(rows), -1)
         return ids, vectors
 
-    def members(self, ids: Sequence[str], derived_layer: str, derived_kind: str = "cluster") -> dict[str, MemberRow]:
-        """Text, vector and fields of each memory, and the active derived memory (layer, kind) it feeds."""
+    def members(
+        self,
+        ids: Sequence[str],
+        derived_layer: str,
+        derived_kind: str = "cluster",
+        vectors: Mapping[str, NDArray[np.float32]] | None = None,
+    ) -> dict[str, MemberRow]:
+        """Text, vector and fields of each memory, and the active derived memory (layer, kind) it feeds.
+
+        Vectors already at hand (``vectors``) are not read again.
+        """
+        known = dict(vectors or {})
+        missing = [i for i in ids if i not in known]
+        if missing:
+            for row in self._executor.read("consolidate/memory_vectors", ids=missing):
+                known[row["id"]] = np.asarray(row["embedding"], dtype=np.float32)
         rows = self._executor.read(
             "consolidate/member_details", ids=list(ids), derived_layer=derived_layer, derived_kind=derived_kind
         )
@@ -145,7 +159,7 @@ class ConsolidationStore:
                 id=row["id"],
                 scope=row["scope"],
                 text=row["text"],
-                embedding=np.asarray(row["embedding"], dtype=np.float32),
+                embedding=known[row["id"]],
                 status=row["status"],
                 categories=list(row["categories"] or []),
                 importance=float(row["importance"] if row["importance"] is not None else 0.5),
@@ -172,43 +186,53 @@ class ConsolidationStore:
 
     def create_derived(
         self,
-        memory: DerivedMemory,
-        sources: Sequence[SourceLink],
+        clusters: Sequence[tuple[DerivedMemory, Sequence[SourceLink]]],
         *,
         min_sources: int,
         source_statuses: Sequence[str],
         now: datetime,
         run_id: str,
-    ) -> int:
-        """Create ``memory`` from the sources still eligible; 0 (nothing written) when too few are."""
+    ) -> dict[str, int]:
+        """Create each derived memory from its sources still eligible (one transaction for all).
+
+        Returns id -> sources linked for the memories made; a cluster with too few eligible
+        sources left (a resumed or repeated run) makes nothing.
+        """
+        if not clusters:
+            return {}
         rows = self._executor.write(
-            "consolidate/create_derived_memory",
-            memory=memory.row(),
-            sources=[s.row() for s in sources],
+            "consolidate/create_derived_memories",
+            clusters=[{"memory": m.row(), "sources": [s.row() for s in links]} for m, links in clusters],
             min_sources=min_sources,
             source_statuses=list(source_statuses),
             now=now,
             run_id=run_id,
         )
-        return int(rows[0]["sources"]) if rows else 0
+        return {r["id"]: int(r["sources"]) for r in rows}
 
-    def attach(self, derived_id: str, sources: Sequence[SourceLink], now: datetime, run_id: str) -> int:
-        """Add sources to an existing derived memory; returns how many were new."""
+    def attach(self, attachments: Sequence[tuple[str, Sequence[SourceLink]]], now: datetime, run_id: str) -> int:
+        """Add sources to existing derived memories (one transaction); returns how many were new."""
+        if not attachments:
+            return 0
         rows = self._executor.write(
             "consolidate/attach_sources",
-            derived_id=derived_id,
-            sources=[s.row() for s in sources],
+            attachments=[{"derived_id": d, "sources": [s.row() for s in links]} for d, links in attachments],
             now=now,
             run_id=run_id,
         )
-        return int(rows[0]["attached"]) if rows else 0
+        return int(rows[0]["attached"] or 0) if rows else 0
 
-    def merge(self, winner: str, loser: str, similarity: float, now: datetime, run_id: str) -> bool:
-        """Merge ``loser`` into ``winner``; False when the pair no longer qualifies."""
+    def merge(self, pairs: Sequence[tuple[str, str, float]], now: datetime, run_id: str) -> list[tuple[str, str]]:
+        """Merge each (winner, loser, cosine) in one transaction; returns the pairs that still qualified."""
+        if not pairs:
+            return []
         rows = self._executor.write(
-            "consolidate/merge_memories", winner=winner, loser=loser, similarity=similarity, now=now, run_id=run_id
+            "consolidate/merge_memories",
+            pairs=[{"winner": w, "loser": lo, "similarity": c} for w, lo, c in pairs],
+            now=now,
+            run_id=run_id,
         )
-        return bool(rows)
+        return [(r["winner"], r["loser"]) for r in rows]
 
     def archive_candidates(self, cutoff: datetime) -> list[Row]:
         """Active, unpinned memories unused since ``cutoff``."""

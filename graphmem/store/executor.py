@@ -96,7 +96,10 @@ class Transaction:
         query = self._catalog.get(name)
         _check_parameters(query, params)
         result = self._tx.run(query.text, params)
-        return [record.data() for record in result]
+        # Catalog queries return maps, lists and values (never bare nodes), so each record is copied
+        # as it is: Record.data()'s recursive conversion costs seconds on pages of vectors.
+        keys = result.keys()
+        return [dict(zip(keys, values, strict=True)) for values in result.values()]
 
 
 class QueryExecutor:

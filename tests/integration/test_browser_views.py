@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import neo4j
+import numpy as np
 import pytest
 import uvicorn
 from click.testing import CliRunner
@@ -37,7 +38,6 @@ from graphmem.connect import Neo4jTarget
 from graphmem.memory import Memory
 from graphmem.runtime.ports import LOOPBACK, free_port
 from graphmem.store.catalog import default_catalog
-from graphmem.store.executor import QueryExecutor
 
 pytestmark = pytest.mark.integration
 
@@ -74,11 +74,6 @@ def driver(neo4j_target: Neo4jTarget) -> Iterator[neo4j.Driver]:
 
 
 @pytest.fixture(scope="module")
-def executor(driver: neo4j.Driver, neo4j_target: Neo4jTarget) -> QueryExecutor:
-    return QueryExecutor(driver, default_catalog(), neo4j_target.database)
-
-
-@pytest.fixture(scope="module")
 def graph(memory: Memory, driver: neo4j.Driver) -> dict[str, str]:
     """Write the small graph in a scope of this module's own; return its ids by name (and the scope)."""
     scope = f"/test/browser-{uuid.uuid4().hex[:12]}"
@@ -111,26 +106,37 @@ def graph(memory: Memory, driver: neo4j.Driver) -> dict[str, str]:
     return ids
 
 
+def _nodes(value: Any) -> list[neo4j.graph.Node]:
+    """Every node in a row value (nodes, paths, lists and maps of them), as Browser would draw them."""
+    if isinstance(value, neo4j.graph.Node):
+        return [value]
+    if isinstance(value, neo4j.graph.Path):
+        return list(value.nodes)
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
+    return [node for item in items for node in _nodes(item)]
+
+
 def _texts(value: Any) -> set[str]:
-    """Every ``text`` / ``name`` in a row value: nodes come back as dicts, paths as lists of them."""
-    if isinstance(value, dict):
-        found = {value[k] for k in ("text", "name") if isinstance(value.get(k), str)}
-        return found.union(*(_texts(v) for v in value.values() if isinstance(v, list | dict)))
-    if isinstance(value, list):
-        return set().union(*(_texts(v) for v in value))
-    return set()
+    """The ``text`` or ``name`` of every node in a row value."""
+    return {node.get("text") or node.get("name") for node in _nodes(value)}
 
 
-def _view(executor: QueryExecutor, name: str, scope: str, **params: Any) -> list[dict[str, Any]]:
-    wanted = default_catalog().get(f"browser/{name}").parameters
+def _view(driver: neo4j.Driver, name: str, scope: str, **params: Any) -> list[dict[str, Any]]:
+    """Run a view as Browser does (its nodes and paths as they are), with the guide's defaults."""
+    query = default_catalog().get(f"browser/{name}")
     given = {"scope": scope, "limit": 100, "id": None, **params}
-    return executor.read(f"browser/{name}", **{k: v for k, v in given.items() if k in wanted})
+    records, _, _ = driver.execute_query(
+        query.text,
+        {k: v for k, v in given.items() if k in query.parameters},
+        routing_=neo4j.RoutingControl.READ,
+    )
+    return [dict(zip(record.keys(), record.values(), strict=True)) for record in records]
 
 
 def test_user_graph_shows_the_scope_with_entities_decisions_and_belief_edges(
-    executor: QueryExecutor, graph: dict[str, str]
+    driver: neo4j.Driver, graph: dict[str, str]
 ) -> None:
-    rows = _view(executor, "user_graph", graph["scope"])
+    rows = _view(driver, "user_graph", graph["scope"])
     memories = {row["memory"]["text"] for row in rows}
     assert memories == {POSTGRES, MYSQL, LISBON, KUBERNETES, SEMANTIC, SCHEMA, OLD_NOTE}
     everything = _texts(rows)
@@ -139,28 +145,26 @@ def test_user_graph_shows_the_scope_with_entities_decisions_and_belief_edges(
     assert by_text[KUBERNETES]["decisions"], "the decision recorded in the memory is drawn with it"
     assert POSTGRES in _texts(by_text[MYSQL]["beliefs"])
     assert "Dana keeps bees." not in everything, "a sibling scope sharing the prefix stays out"
-    assert len(_view(executor, "user_graph", graph["scope"], limit=2)) == 2
+    assert len(_view(driver, "user_graph", graph["scope"], limit=2)) == 2
 
 
-def test_contradiction_chain_starts_at_the_newest_belief(
-    executor: QueryExecutor, graph: dict[str, str]
-) -> None:
-    rows = _view(executor, "contradiction_chains", graph["scope"])
+def test_contradiction_chain_starts_at_the_newest_belief(driver: neo4j.Driver, graph: dict[str, str]) -> None:
+    rows = _view(driver, "contradiction_chains", graph["scope"])
     assert [row["head"]["text"] for row in rows] == [MYSQL]
     assert _texts(rows[0]["chains"]) == {MYSQL, POSTGRES}
 
 
-def test_schema_lineage_goes_down_to_the_episodes(executor: QueryExecutor, graph: dict[str, str]) -> None:
-    in_scope = _view(executor, "schema_lineage", graph["scope"])
-    by_id = _view(executor, "schema_lineage", "/", id=graph["schema"])
+def test_schema_lineage_goes_down_to_the_episodes(driver: neo4j.Driver, graph: dict[str, str]) -> None:
+    in_scope = _view(driver, "schema_lineage", graph["scope"])
+    by_id = _view(driver, "schema_lineage", "/", id=graph["schema"])
     for rows in (in_scope, by_id):
         assert [row["top"]["text"] for row in rows] == [SCHEMA]
         assert _texts(rows[0]["lineage"]) == {SCHEMA, SEMANTIC, MYSQL, KUBERNETES}
-    assert _view(executor, "schema_lineage", "/", id=graph["new"]) == []
+    assert _view(driver, "schema_lineage", "/", id=graph["new"]) == []
 
 
-def test_changed_this_week_leaves_last_month_out(executor: QueryExecutor, graph: dict[str, str]) -> None:
-    rows = _view(executor, "changed_this_week", graph["scope"])
+def test_changed_this_week_leaves_last_month_out(driver: neo4j.Driver, graph: dict[str, str]) -> None:
+    rows = _view(driver, "changed_this_week", graph["scope"])
     by_text = {row["memory"]["text"]: row for row in rows}
     assert OLD_NOTE not in by_text
     assert {POSTGRES, MYSQL, LISBON, KUBERNETES} <= set(by_text)
@@ -251,16 +255,23 @@ _NODES_JS = """frame => Array.from(frame.querySelectorAll('svg g.node')).map(g =
     caption: Array.from(g.querySelectorAll('text.caption')).map(t => t.textContent.trim()).join(' '),
     at: g.getAttribute('transform'),
 }))"""
+_VIEWPORT_JS = """frame => Array.from(frame.querySelectorAll('svg g'))
+    .map(g => g.getAttribute('transform') || '').join(';')"""
 _EDGE_FILLS_JS = """frame => Array.from(frame.querySelectorAll('svg g.relationship path.b-outline'))
     .map(p => p.getAttribute('fill').toUpperCase())"""
 
 
-def _settled_nodes(frame: Any, count: int, timeout: float = 30.0) -> list[dict[str, str]]:
-    """The drawn nodes once ``count`` of them are there and the layout has stopped moving."""
+def _settled_nodes(
+    frame: Any, count: int, timeout: float = 30.0, watch: str = _NODES_JS
+) -> list[dict[str, str]]:
+    """The drawn nodes once ``count`` of them are there and what ``watch`` returns stops changing.
+
+    By default that is the nodes themselves: the force layout has come to rest.
+    """
     deadline, previous = time.monotonic() + timeout, None
     while time.monotonic() < deadline:
         nodes: list[dict[str, str]] = frame.evaluate(_NODES_JS)
-        positions = [n["at"] for n in nodes]
+        positions = [n["at"] for n in nodes] + [frame.evaluate(watch)]
         if len(nodes) >= count and positions == previous:
             return nodes
         previous = positions
@@ -279,32 +290,11 @@ def _shows(nodes: list[dict[str, str]], text: str, selector: str) -> bool:
 
 def _pixels_near(png: Path, colour: str, tolerance: int = 6) -> int:
     """How many pixels of the image are within ``tolerance`` of ``colour`` in every channel."""
-    image = pytest.importorskip("PIL.Image", reason="Pillow is missing: pip install -e '.[test]'")
-    target = tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    image = pytest.importorskip("PIL.Image", reason="Pillow is missing: pip install '.[test]'")
+    target = np.array([int(colour[i : i + 2], 16) for i in (1, 3, 5)], dtype=np.int16)
     with image.open(png) as picture:
-        pixels = picture.convert("RGB").getdata()
-        return sum(1 for p in pixels if all(abs(p[c] - target[c]) <= tolerance for c in range(3)))
-
-
-def _user_graph_nodes(driver: neo4j.Driver, scope: str) -> set[str]:
-    """The element ids of every node the user_graph view returns (what Browser should draw)."""
-    query = default_catalog().get("browser/user_graph").text
-    records, _, _ = driver.execute_query(query, scope=scope, limit=100)
-    found: set[str] = set()
-
-    def walk(value: Any) -> None:
-        if isinstance(value, neo4j.graph.Node):
-            found.add(value.element_id)
-        elif isinstance(value, neo4j.graph.Path):
-            found.update(node.element_id for node in value.nodes)
-        elif isinstance(value, list):
-            for item in value:
-                walk(item)
-
-    for record in records:
-        for value in record.values():
-            walk(value)
-    return found
+        rgb = np.frombuffer(picture.convert("RGB").tobytes(), dtype=np.uint8).reshape(-1, 3)
+    return int(np.all(np.abs(rgb.astype(np.int16) - target) <= tolerance, axis=1).sum())
 
 
 def _run_editor(page: Any) -> None:
@@ -325,7 +315,7 @@ def test_browser_draws_the_user_graph_in_the_graphmem_style(
         f"{neo4j_http_url}/browser/", neo4j_target.uri, neo4j_target.user, neo4j_target.database,
         api_url, graph["scope"],
     )  # fmt: skip
-    expected_nodes = len(_user_graph_nodes(driver, graph["scope"]))
+    expected_nodes = len({node.element_id for node in _nodes(_view(driver, "user_graph", graph["scope"]))})
     page = chromium.new_page(viewport={"width": 1400, "height": 1000})
     page.set_default_timeout(60_000)
     try:
@@ -335,23 +325,36 @@ def test_browser_draws_the_user_graph_in_the_graphmem_style(
         page.fill('[data-testid="password"]', neo4j_target.password)
         page.click('[data-testid="connect"]')
         page.wait_for_selector("text=You are connected as user")
-        guide = page.locator('[data-testid="frame"]', has=page.locator('[data-testid="carousel"]'))
+        frames = page.locator('[data-testid="frame"]')
+        guide = frames.filter(has=page.locator('[data-testid="carousel"]'))
         guide.locator('pre.runnable[data-step="style"]').click()
         _run_editor(page)
-        page.wait_for_selector("text=node.SchemaMemory")
+        frames.filter(has_text=f":style {api_url}").locator("text=node.SchemaMemory").wait_for()
         guide.locator('pre.runnable[data-step="params"]').click()
         _run_editor(page)
         page.wait_for_selector("text=Successfully set your parameters")
         guide.locator('[data-testid="nextSlide"]').click()
         guide.locator('pre.runnable[data-view="browser/user_graph"]').click()
         _run_editor(page)
-        result = page.locator('[data-testid="frame"]').first
+        result = frames.first
         result.locator("svg g.node").first.wait_for()
         nodes = _settled_nodes(result, expected_nodes)
+        # Full screen, zoomed to fit: the screenshot doubles as the one in docs/browser-views.png.
+        result.locator('button[title="Fullscreen"]').click()
+        result.locator('button[aria-label="zoom-to-fit"]').click()
+        _settled_nodes(result, expected_nodes, watch=_VIEWPORT_JS)
         ARTIFACTS.mkdir(exist_ok=True)
         screenshot = ARTIFACTS / "browser.png"
         result.screenshot(path=str(screenshot))
         edge_fills = set(result.evaluate(_EDGE_FILLS_JS))
+        result.locator('button[title="Close fullscreen"]').click()
+        # With the server's settings read, Browser also fetches from 127.0.0.1 (the managed conf's
+        # allowlist; before that only from localhost).
+        loopback_style = api_url.replace("localhost", LOOPBACK) + "/browser/style.grass"
+        page.locator('[data-testid="activeEditor"]').click()
+        page.keyboard.insert_text(f":style {loopback_style}")
+        _run_editor(page)
+        frames.filter(has_text=f":style {loopback_style}").locator("text=node.SchemaMemory").wait_for()
     except Exception:
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "browser-failure.png"), full_page=True)

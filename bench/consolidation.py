@@ -1,0 +1,191 @@
+"""Consolidation benchmark: planted topics found again (ARI), idempotence, and nightly time at 10k vs 50k.
+
+    python -m bench.consolidation                  # planted topics + scale 10k and 50k
+    python -m bench.consolidation --sizes 2000     # a quick scale check
+
+Offline (no LLM): C1 distils extractively. Every number is printed as a JSON line.
+- planted: 50 topics × 20 paraphrased episodes + 40 noise episodes written through the full write
+  path; one nightly run; the adjusted Rand index of the clusters found against the planted topics
+  (noise and unclustered episodes count as singletons; an episode merged into another (C3) takes
+  the cluster of the one it merged into); how many semantic memories draw from one topic only; and
+  what a second nightly run changes (it should change nothing).
+- scale: N episodic memories (generated, real MiniLM vectors) loaded straight into a fresh Neo4j,
+  then one nightly run (merge + clustering + distillation) timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import neo4j
+
+from bench import stack
+from bench.planted_corpus import TEMPLATES, TOPICS, adjusted_rand_index, planted_corpus
+from graphmem.config import Settings
+from graphmem.connect import Neo4jTarget, open_memory
+from graphmem.embedding.base import Embedder
+from graphmem.embedding.factory import create_embedder
+from graphmem.models import MemoryInput
+from graphmem.store.memories import NewMemory
+
+NAMES = (
+    "Ann", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jade", "Kai", "Lea", "Max", "Nia",
+    "Oli", "Pia", "Quin", "Rae", "Sol", "Tess", "Uma", "Vic", "Wes", "Xia", "Yan", "Zoe",
+)
+
+
+def emit(**fields: Any) -> None:
+    """Print one JSON line."""
+    print(json.dumps(fields, default=str), flush=True)
+
+
+def _cypher(target: Neo4jTarget, query: str) -> list[dict[str, Any]]:
+    with neo4j.GraphDatabase.driver(target.uri, auth=(target.user, target.password)) as driver:
+        records, _, _ = driver.execute_query(query)
+        return [r.data() for r in records]
+
+
+def planted(embedder: Embedder) -> None:
+    """C1 on planted topics: ARI, purity, and a second run that changes nothing."""
+    corpus = planted_corpus()
+    with stack.neo4j() as target, open_memory(Settings(llm="none"), target, embedder=embedder) as memory:
+        memory.prepare()
+        results = []
+        for begin in range(0, len(corpus), 500):
+            chunk = corpus[begin : begin + 500]
+            results += memory.remember_batch([MemoryInput(text=e.text, scope="/bench/planted") for e in chunk])
+        topic = {r.memory.id: e.topic for r, e in zip(results, corpus, strict=True)}
+        started = time.perf_counter()
+        first = memory.consolidate(["nightly"]).runs[0]
+        seconds = time.perf_counter() - started
+        lineage = _cypher(
+            target,
+            "MATCH (s:SemanticMemory {status: 'active'})-[:DERIVED_FROM]->(e:EpisodicMemory) RETURN s.id AS s, e.id AS e",
+        )
+        merged = _cypher(
+            target, "MATCH (w:Memory)-[:SUPERSEDES {reason: 'merged'}]->(l:Memory) RETURN w.id AS w, l.id AS l"
+        )
+        cluster_of = {row["e"]: row["s"] for row in lineage}
+        for row in merged:
+            if row["w"] in cluster_of:
+                cluster_of[row["l"]] = cluster_of[row["w"]]
+        labels = {s: i for i, s in enumerate(sorted(set(cluster_of.values())))}
+        ids = list(topic)
+        truth = [topic[i] for i in ids]
+        found = [labels[cluster_of[i]] if i in cluster_of else -1 for i in ids]
+        by_semantic: dict[str, set[int]] = {}
+        for e, s in cluster_of.items():
+            by_semantic.setdefault(s, set()).add(topic[e])
+        pure = sum(1 for topics in by_semantic.values() if len(topics) == 1 and -1 not in topics)
+        emit(
+            metric="planted_topics",
+            episodes=len(corpus),
+            topics=len({t for t in truth if t >= 0}),
+            semantic_memories=len(by_semantic),
+            single_topic_semantic_memories=pure,
+            clustered_episodes=len(cluster_of),
+            adjusted_rand_index=round(adjusted_rand_index(truth, found), 4),
+            merged=first.counts.get("merged", 0),
+            nightly_seconds=round(seconds, 2),
+        )
+        second = memory.consolidate(["nightly"]).runs[0]
+        changes = {k: v for k, v in second.counts.items() if v and not k.startswith("seen_")}
+        emit(metric="second_nightly_run", changes=changes, seconds=round(second.duration_ms / 1000, 2))
+
+
+def scale_texts(n: int, seed: int = 5) -> list[str]:
+    """``n`` distinct generated episodes: a person, a planted topic, a template and a detail."""
+    rng = random.Random(seed)
+    seen: set[str] = set()
+    out: list[str] = []
+    while len(out) < n:
+        wordings, details = rng.choice(TOPICS)
+        about = rng.choice(wordings)
+        text = f"{rng.choice(NAMES)}: " + rng.choice(TEMPLATES).format(
+            a=about, A=about[0].upper() + about[1:], d=rng.choice(details)
+        )
+        if text not in seen:
+            seen.add(text)
+            out.append(text)
+    return out
+
+
+def load(memory_executor: Any, texts: list[str], vectors: Any, scopes: int) -> None:
+    """Write episodic memories straight through the create query (no write-path checks)."""
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    for begin in range(0, len(texts), 1000):
+        rows = []
+        for i in range(begin, min(begin + 1000, len(texts))):
+            at = start + timedelta(minutes=i)
+            memory = NewMemory(
+                id=str(uuid.uuid4()),
+                text=texts[i],
+                scope=f"/bench/user{i % scopes}",
+                categories=["hobby"],
+                importance=0.5,
+                confidence=0.8,
+                strength=1.0,
+                created_at=at,
+                occurred_at=at,
+                source="bench",
+                metadata={},
+                embedding=[float(x) for x in vectors[i]],
+            )
+            rows.append(memory.row(i))
+        memory_executor.write("memories/create_memories", rows=rows)
+
+
+def scale(embedder: Embedder, sizes: list[int], scopes: int) -> None:
+    """Nightly time at each size, each in a fresh Neo4j."""
+    texts = scale_texts(max(sizes))
+    started = time.perf_counter()
+    vectors = embedder.embed(texts)
+    emit(metric="scale_embedding", texts=len(texts), seconds=round(time.perf_counter() - started, 1))
+    timings: dict[int, float] = {}
+    for n in sizes:
+        with stack.neo4j() as target, open_memory(Settings(llm="none"), target, embedder=embedder) as memory:
+            memory.prepare()
+            load(memory._executor, texts[:n], vectors[:n], scopes)
+            started = time.perf_counter()
+            run = memory.consolidate(["nightly"]).runs[0]
+            timings[n] = time.perf_counter() - started
+            emit(
+                metric="nightly_scale",
+                episodic_memories=n,
+                scopes=scopes,
+                seconds=round(timings[n], 1),
+                status=run.status,
+                counts={k: v for k, v in run.counts.items() if v},
+            )
+    if len(timings) > 1:
+        small, large = min(timings), max(timings)
+        emit(
+            metric="nightly_scaling",
+            sizes=[small, large],
+            ratio=round(timings[large] / timings[small], 2),
+            size_ratio=large / small,
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", default="10000,50000", help="comma-separated; empty to skip")
+    parser.add_argument("--scopes", type=int, default=1, help="spread the scale corpus over this many scopes")
+    parser.add_argument("--skip-planted", action="store_true")
+    args = parser.parse_args()
+    embedder = create_embedder("onnx")
+    if not args.skip_planted:
+        planted(embedder)
+    sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+    if sizes:
+        scale(embedder, sizes, args.scopes)
+
+
+if __name__ == "__main__":
+    main()
