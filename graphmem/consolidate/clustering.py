@@ -24,12 +24,15 @@ class Cluster:
 
 
 def density_clusters(
-    neighbours: Mapping[str, Sequence[tuple[str, float]]], eps: float, min_samples: int
+    neighbours: Mapping[str, Sequence[tuple[str, float]]], eps: float, min_samples: int, max_size: int = 0
 ) -> list[Cluster]:
     """Clusters of the points in ``neighbours`` (id -> [(neighbour id, cosine)]), largest first.
 
     Edges are made symmetric (a neighbour seen from either side counts); only cosines of at least
-    ``1 - eps`` count. Deterministic: the same input always gives the same clusters.
+    ``1 - eps`` count. DBSCAN chains: a long run of pairwise-close points becomes one cluster
+    however far its ends are apart. With ``max_size``, a larger cluster is split into its
+    similarity-weighted Louvain communities (seeded, so still deterministic); communities
+    smaller than ``min_samples`` are dropped as noise.
     """
     graph = nx.Graph()
     graph.add_nodes_from(neighbours)
@@ -51,7 +54,25 @@ def density_clusters(
         if cores:
             _, best = max(cores, key=lambda wc: (wc[0], wc[1]))
             groups[label[best]].append(node)
-    return [Cluster(tuple(g)) for g in groups if len(g) >= min_samples]
+    out: list[Cluster] = []
+    for group in groups:
+        parts = _split(graph, group, max_size) if max_size and len(group) > max_size else [sorted(group)]
+        out.extend(Cluster(tuple(p)) for p in parts if len(p) >= min_samples)
+    return out
+
+
+def _split(graph: nx.Graph, group: list[str], max_size: int) -> list[list[str]]:
+    """Louvain communities of an oversized cluster, split again while still oversized."""
+    sub = graph.subgraph(group)
+    parts: list[list[str]] = []
+    communities = nx.community.louvain_communities(sub, weight="weight", seed=7)
+    if len(communities) == 1:  # indivisible: keep the densest max_size members
+        core = sorted(group, key=lambda n: (-sub.degree(n, weight="weight"), n))[:max_size]
+        return [sorted(core)]
+    for community in sorted(communities, key=lambda c: (-len(c), min(c))):
+        members = sorted(community)
+        parts.extend(_split(graph, members, max_size) if len(members) > max_size else [members])
+    return parts
 
 
 def centroid(vectors: NDArray[np.floating]) -> NDArray[np.float32]:

@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 # progress(step, done, total): total is None while unknown.
 Progress = Callable[[str, int, int | None], None]
@@ -28,3 +29,7 @@ class RunContext:
     counts: Counter[str] = field(default_factory=Counter)
     llm_calls: int = 0
     cost_usd: float = 0.0
+    # Neighbourhoods already read in this run, by layer (C3 and C1 share one), and the memories
+    # merged away since (no longer candidates for clustering).
+    neighbourhoods: dict[str, Any] = field(default_factory=dict)
+    retired: set[str] = field(default_factory=set)

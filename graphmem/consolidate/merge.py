@@ -10,12 +10,13 @@ sources, entities, decisions and conflicts of the other; the other is superseded
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from graphmem.beliefs.judge import judge
 from graphmem.beliefs.statements import Statement, read_statement
 from graphmem.consolidate.context import RunContext
-from graphmem.consolidate.neighbourhood import knn_graph
+from graphmem.consolidate.neighbourhood import shared_knn
 from graphmem.consolidate.settings import ConsolidationSettings
 from graphmem.store.consolidation import ConsolidationStore, MemberRow
 
@@ -24,6 +25,28 @@ SURE_DUPLICATE = 0.95
 MAX_EXTRA_WORDS = 1
 MERGE_NEIGHBOURS = 5
 MERGE_BATCH = 200
+# The later clustering of a layer reads neighbours down to this cosine; merging reads them once for both.
+_CLUSTER_FLOOR = {
+    "episodic": lambda s: 1.0 - s.semantic_eps,
+    "semantic": lambda s: 1.0 - s.schema_eps,
+}
+
+
+_PRONOUNS = frozenset({"i", "i'm", "i've", "i'd", "i'll"})
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*:?")
+
+
+def names(text: str) -> frozenset[str]:
+    """Capitalised words that are not merely sentence starts, plus a leading ``Speaker:``."""
+    found: set[str] = set()
+    for sentence in _SENTENCE.split(text.strip()):
+        words = _WORD.findall(sentence)
+        if words and words[0].endswith(":"):
+            found.add(words[0][:-1])
+            words = words[1:]
+        found.update(w.rstrip(":") for w in words[1:] if w[0].isupper() and w.lower() not in _PRONOUNS)
+    return frozenset(found)
 
 
 def adds_information(extra: Statement, kept: Statement) -> bool:
@@ -35,6 +58,8 @@ def adds_information(extra: Statement, kept: Statement) -> bool:
 
 def choose(a: MemberRow, b: MemberRow, cosine: float) -> tuple[MemberRow, MemberRow] | None:
     """(winner, loser) when ``a`` and ``b`` may merge, else None."""
+    if names(a.text) != names(b.text):  # "Ann: ..." and "Ben: ..." are about different people
+        return None
     sa, sb = read_statement(a.text), read_statement(b.text)
     if judge(sa, sb, cosine).conflict:
         return None
@@ -62,15 +87,17 @@ class Merging:
         """Merge every qualifying pair once, most similar first."""
         s = self._settings
         for layer in layers:
-            near = knn_graph(
+            near = shared_knn(
                 self._store,
-                self._store.changed_ids(layer, ctx.since, s.page),
                 ctx,
                 STEP,
+                self._store.changed_ids(layer, ctx.since, s.page),
                 layer=layer,
                 k=MERGE_NEIGHBOURS,
-                candidates=s.candidates,
                 min_cosine=s.merge_cosine,
+                read_k=s.neighbours,
+                read_min_cosine=_CLUSTER_FLOOR.get(layer, lambda _: s.merge_cosine)(s),
+                candidates=s.candidates,
                 batch=s.batch,
                 exact_max=s.exact_scope_max,
             )
@@ -104,7 +131,9 @@ class Merging:
 
     def _flush(self, ctx: RunContext, batch: list[tuple[str, str, float]], busy: set[str]) -> None:
         if batch:
-            ctx.counts["merged"] += len(self._store.merge(batch, ctx.now, ctx.run_id))
+            done = self._store.merge(batch, ctx.now, ctx.run_id)
+            ctx.counts["merged"] += len(done)
+            ctx.retired.update(loser for _, loser in done)
             ctx.heartbeat()
         batch.clear()
         busy.clear()

@@ -12,7 +12,9 @@ Changed memories are the seeds; in a large scope their neighbours get their own 
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -22,14 +24,52 @@ from graphmem.consolidate.context import RunContext
 from graphmem.store.consolidation import ConsolidationStore, Neighbours
 
 EXACT_BLOCK = 1024
+KNN_THREADS = 2
 
 
 @dataclass
 class Neighbourhood:
-    """k nearest per memory, and the vectors read on the way (exact scopes)."""
+    """k nearest per memory at or above ``min_cosine``, and the vectors read on the way (exact scopes)."""
 
     graph: Neighbours = field(default_factory=dict)
     vectors: dict[str, np.ndarray] = field(default_factory=dict)
+    k: int = 0
+    min_cosine: float = 1.0
+
+    def narrowed(self, k: int, min_cosine: float, drop: set[str]) -> Neighbourhood:
+        """The same neighbourhood with fewer neighbours, a higher floor, and without ``drop``."""
+        graph = {
+            i: [(j, c) for j, c in found if c >= min_cosine and j not in drop][:k]
+            for i, found in self.graph.items()
+            if i not in drop
+        }
+        return Neighbourhood(graph, self.vectors, k, min_cosine)
+
+
+def shared_knn(
+    store: ConsolidationStore,
+    ctx: RunContext,
+    step: str,
+    seeds: Iterable[list[tuple[str, str]]],
+    *,
+    layer: str,
+    k: int,
+    min_cosine: float,
+    read_k: int,
+    read_min_cosine: float,
+    candidates: int,
+    batch: int,
+    exact_max: int,
+) -> Neighbourhood:
+    """The run's neighbourhood of ``layer`` (read once with the wider ``read_*`` bounds), narrowed."""
+    cached: Neighbourhood | None = ctx.neighbourhoods.get(layer)
+    if cached is None or cached.k < k or cached.min_cosine > min_cosine:
+        cached = knn_graph(
+            store, seeds, ctx, step, layer=layer, k=max(k, read_k), candidates=candidates,
+            min_cosine=min(min_cosine, read_min_cosine), batch=batch, exact_max=exact_max,
+        )
+        ctx.neighbourhoods[layer] = cached
+    return cached.narrowed(k, min_cosine, ctx.retired)
 
 
 def exact_knn(ids: list[str], vectors: np.ndarray, k: int, min_cosine: float, rows: Iterable[int]) -> Neighbours:
@@ -68,7 +108,7 @@ def knn_graph(
         for memory_id, scope in page:
             by_scope[scope].append(memory_id)
     sizes = store.scope_sizes(sorted(by_scope), layer, status) if by_scope else {}
-    found = Neighbourhood()
+    found = Neighbourhood(k=k, min_cosine=min_cosine)
     graph = found.graph
     large: list[str] = []
     for scope in sorted(by_scope):
@@ -83,14 +123,22 @@ def knn_graph(
         ctx.heartbeat()
         ctx.progress(step, len(graph), None)
 
+    if large:  # the share of the layer in these scopes sets how many candidates survive the filter
+        share = sum(sizes[s] for s in by_scope if sizes.get(s, 0) > exact_max) / max(1, store.layer_size(layer, status))
+        candidates = min(candidates, max(k + 1, math.ceil(1.5 * (k + 1) / max(share, 1e-6))))
+
+    def one(chunk: list[str]) -> tuple[list[str], Neighbours]:
+        near, _ = store.neighbours(chunk, k=k, candidates=candidates, min_cosine=min_cosine, archived=archived)
+        return chunk, near
+
     def fetch(ids: list[str]) -> None:
-        for start in range(0, len(ids), batch):
-            chunk = ids[start : start + batch]
-            near, _ = store.neighbours(chunk, k=k, candidates=candidates, min_cosine=min_cosine, archived=archived)
-            for i in chunk:
-                graph[i] = near.get(i, [])
-            ctx.heartbeat()
-            ctx.progress(step, len(graph), None)
+        chunks = [ids[start : start + batch] for start in range(0, len(ids), batch)]
+        with ThreadPoolExecutor(max_workers=KNN_THREADS) as pool:  # Neo4j answers on every core
+            for chunk, near in pool.map(one, chunks):
+                for i in chunk:
+                    graph[i] = near.get(i, [])
+                ctx.heartbeat()
+                ctx.progress(step, len(graph), None)
 
     fetch([i for i in large if i not in graph])
     if large:

@@ -17,7 +17,7 @@ import numpy as np
 from graphmem.consolidate.clustering import Cluster, centroid, density_clusters, fade_factor
 from graphmem.consolidate.context import RunContext
 from graphmem.consolidate.distil import Distiller, Kind, Member
-from graphmem.consolidate.neighbourhood import knn_graph
+from graphmem.consolidate.neighbourhood import knn_graph, shared_knn
 from graphmem.consolidate.settings import ConsolidationSettings
 from graphmem.embedding.base import Embedder
 from graphmem.store.consolidation import ConsolidationStore, DerivedMemory, MemberRow, SourceLink
@@ -72,20 +72,36 @@ class Promotion:
         s = self._settings
         if seeds is None:
             seeds = self._store.changed_ids(lay.source_layer, ctx.since, s.page)
-        near = knn_graph(
-            self._store,
-            seeds,
-            ctx,
-            lay.step,
-            layer=lay.source_layer,
-            k=s.neighbours,
-            candidates=s.candidates,
-            min_cosine=1.0 - lay.eps,
-            batch=s.batch,
-            exact_max=s.exact_scope_max,
-            archived=lay.archived,
-        )
-        clusters = density_clusters(near.graph, lay.eps, s.min_cluster)
+        if lay.archived:
+            near = knn_graph(
+                self._store,
+                seeds,
+                ctx,
+                lay.step,
+                layer=lay.source_layer,
+                k=s.neighbours,
+                candidates=s.candidates,
+                min_cosine=1.0 - lay.eps,
+                batch=s.batch,
+                exact_max=s.exact_scope_max,
+                archived=True,
+            )
+        else:
+            near = shared_knn(
+                self._store,
+                ctx,
+                lay.step,
+                seeds,
+                layer=lay.source_layer,
+                k=s.neighbours,
+                min_cosine=1.0 - lay.eps,
+                read_k=s.neighbours,
+                read_min_cosine=1.0 - lay.eps,
+                candidates=s.candidates,
+                batch=s.batch,
+                exact_max=s.exact_scope_max,
+            )
+        clusters = density_clusters(near.graph, lay.eps, s.min_cluster, s.max_cluster)
         ctx.counts[f"seen_{lay.counter}_clusters"] += len(clusters)
         for start in range(0, len(clusters), DETAIL_PAGE // 4):
             page = clusters[start : start + DETAIL_PAGE // 4]

@@ -22,6 +22,7 @@ class ConsolidationSettings:
     semantic_eps: float = 0.35  # C1: cosine distance between neighbours of a cluster
     schema_eps: float = 0.45  # C2
     min_cluster: int = 3  # members a cluster needs (DBSCAN's min_samples, the point included)
+    max_cluster: int = 50  # a larger (chained) cluster is split into its Louvain communities
     neighbours: int = 15  # k nearest per memory: the neighbourhood grows with N·k, never N²
     candidates: int = 60  # ANN candidates fetched per memory before the scope/layer filter
     exact_scope_max: int = 5000  # scopes up to this size get exact neighbourhoods (read whole)

@@ -83,6 +83,9 @@ def render_conf(
         "browser.remote_content_hostname_whitelist": BROWSER_CONTENT_HOSTS,
         # Like the usage report: Browser sends no usage data (and asks no consent in its page).
         "client.allow_telemetry": "false",
+        # One transaction may use at most this much heap: an agent's read query (/v1/cypher) that
+        # builds a huge list fails with an error instead of exhausting the server.
+        "db.memory.transaction.max": "256m",
     }
     if version.startswith("5."):
         # Netty's default 5 s quiet period, once per event loop, makes a stop take 10 s instead

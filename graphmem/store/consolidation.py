@@ -126,6 +126,10 @@ class ConsolidationStore:
         rows = self._executor.read("consolidate/scope_sizes", scopes=list(scopes), layer=layer, status=status)
         return {r["scope"]: int(r["n"]) for r in rows}
 
+    def layer_size(self, layer: str, status: str) -> int:
+        """How many memories of ``layer`` and ``status`` the graph holds."""
+        return int(self._executor.read("consolidate/layer_size", layer=layer, status=status)[0]["n"])
+
     def scope_vectors(self, scope: str, layer: str, status: str) -> tuple[list[str], NDArray[np.float32]]:
         """Ids and vectors of every memory of ``layer`` and ``status`` in ``scope``."""
         rows = self._executor.read("consolidate/scope_vectors", scope=scope, layer=layer, status=status)

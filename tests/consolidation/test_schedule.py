@@ -7,9 +7,12 @@ from datetime import timedelta
 
 import neo4j
 import pytest
+from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from api.app import create_app
+from graphmem.cli import main
+from graphmem.connect import Neo4jTarget
 from graphmem.errors import JobBusyError
 from graphmem.memory import Memory
 from graphmem.models import MemoryInput, MemoryPatch
@@ -179,3 +182,18 @@ def test_heartbeat_runs_overdue_jobs_at_startup(sleeper: Memory) -> None:
                 break
             threading.Event().wait(0.1)
         assert all(j["last_status"] == "succeeded" for j in jobs)
+
+
+def test_cli_consolidate_prints_each_job(sleeper: Memory, sleep_target: Neo4jTarget) -> None:
+    sleeper.remember("The standup is at 9:15 every weekday.", scope=SCOPE)
+    env = {
+        "GRAPHMEM_NEO4J_URI": sleep_target.uri,
+        "GRAPHMEM_NEO4J_USER": sleep_target.user,
+        "GRAPHMEM_NEO4J_PASSWORD": sleep_target.password,
+        "GRAPHMEM_LLM": "none",
+    }
+    result = CliRunner().invoke(main, ["consolidate", "--job", "nightly", "--job", "monthly"], env=env)
+    assert result.exit_code == 0, result.output
+    assert "nightly: succeeded" in result.output and "monthly: succeeded" in result.output
+    report = CliRunner().invoke(main, ["health-report"], env=env)
+    assert report.exit_code == 0 and '"nightly"' in report.output

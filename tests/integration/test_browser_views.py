@@ -183,6 +183,11 @@ def test_api_serves_the_style_and_a_guide_of_every_view_without_a_key(memory: Me
         assert ":params {scope: &#x27;/user/alice&#x27;, limit: 100, id: null}" in guide.text
         for view in browser_views():
             assert f'data-view="{view.name}">' in guide.text
+        legend = re.findall(r"background:(#[0-9A-F]{6});[^>]*></span><b>(\w+)</b>", guide.text)
+        assert len(legend) == 8, "the legend names the five node kinds and three belief edges"
+        for colour, name in legend:
+            kind = "relationship" if name.isupper() else "node"
+            assert COLOURS[f"{kind}.{name}"] == colour, f"the legend's {name} is not coloured as in the style"
         preflight = client.options(
             "/browser/guide.html",
             headers={
