@@ -144,8 +144,8 @@ def load(memory_executor: Any, texts: list[str], vectors: Any, scopes: int) -> N
         memory_executor.write("memories/create_memories", rows=rows)
 
 
-def scale(embedder: Embedder, sizes: list[int], scopes: int) -> None:
-    """Nightly time at each size, each in a fresh Neo4j."""
+def scale(embedder: Embedder, sizes: list[int], per_scope: int) -> None:
+    """Nightly time at each size, each in a fresh Neo4j, ``per_scope`` memories a scope (0: one scope)."""
     texts = scale_texts(max(sizes))
     cache = Path(tempfile.gettempdir()) / f"graphmem-bench-scale-{len(texts)}-{embedder.model_name.replace('/', '_')}.npy"
     if cache.exists():
@@ -159,6 +159,7 @@ def scale(embedder: Embedder, sizes: list[int], scopes: int) -> None:
     for n in sizes:
         with stack.neo4j() as target, open_memory(Settings(llm="none"), target, embedder=embedder) as memory:
             memory.prepare()
+            scopes = max(1, n // per_scope) if per_scope else 1
             load(memory._executor, texts[:n], vectors[:n], scopes)
             started = time.perf_counter()
             run = memory.consolidate(["nightly"]).runs[0]
@@ -184,7 +185,12 @@ def scale(embedder: Embedder, sizes: list[int], scopes: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", default="10000,50000", help="comma-separated; empty to skip")
-    parser.add_argument("--scopes", type=int, default=1, help="spread the scale corpus over this many scopes")
+    parser.add_argument(
+        "--per-scope",
+        type=int,
+        default=1000,
+        help="memories per user scope (1000: 10 scopes at 10k, 50 at 50k); 0 puts everything in one scope",
+    )
     parser.add_argument("--skip-planted", action="store_true")
     args = parser.parse_args()
     embedder = create_embedder("onnx")
@@ -192,7 +198,7 @@ def main() -> None:
         planted(embedder)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     if sizes:
-        scale(embedder, sizes, args.scopes)
+        scale(embedder, sizes, args.per_scope)
 
 
 if __name__ == "__main__":

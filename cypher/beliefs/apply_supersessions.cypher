@@ -1,4 +1,4 @@
-// Record that newer beliefs replace older ones: SUPERSEDES and CONTRADICTS edges, the loser weakened.
+// Record that newer beliefs replace older ones: SUPERSEDES and CONTRADICTS edges, the loser weakened and labelled SupersededMemory (greyed in Neo4j Browser).
 // mode: write
 UNWIND $rows AS row
 MATCH (winner:Memory {id: row.winner_id})
@@ -9,7 +9,8 @@ FOREACH (_ IN CASE WHEN row.contradicts THEN [1] ELSE [] END |
   MERGE (winner)-[c:CONTRADICTS]->(loser)
     ON CREATE SET c.detected_at = row.detected_at, c.strength = row.strength, c.reason = row.reason
 )
-SET loser.status = 'superseded',
+SET loser:SupersededMemory,
+    loser.status = 'superseded',
     loser.strength = row.loser_strength,
     loser.superseded_at = row.detected_at
 RETURN count(*) AS applied

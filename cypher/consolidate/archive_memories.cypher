@@ -4,5 +4,5 @@ UNWIND $rows AS row
 MATCH (m:Memory {id: row.id})
 WHERE m.status = 'active' AND NOT coalesce(m.pinned, false)
   AND coalesce(m.last_accessed_at, m.created_at) < row.cutoff
-SET m.status = 'archived', m.archived_at = $now, m.archive_run_id = $run_id
+SET m:ArchivedMemory, m.status = 'archived', m.archived_at = $now, m.archive_run_id = $run_id
 RETURN m.id AS id

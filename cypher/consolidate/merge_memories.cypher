@@ -13,6 +13,7 @@ CALL (pair) {
       w.occurred_at = CASE WHEN l.occurred_at > w.occurred_at THEN l.occurred_at ELSE w.occurred_at END,
       w.merged_ids = coalesce(w.merged_ids, []) + [l.id],
       l.status = 'superseded',
+      l:SupersededMemory,
       l.superseded_at = $now
   CREATE (w)-[:SUPERSEDES {reason: 'merged', detected_at: $now, similarity: pair.similarity, job_run_id: $run_id}]->(l)
   WITH w, l

@@ -5,6 +5,8 @@ that merely resemble each other, and additions ("I also enjoy swimming"), are no
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 
 from graphmem.beliefs.statements import (
@@ -66,6 +68,12 @@ def _different_subjects(old: Statement, new: Statement) -> bool:
     return bool(a and b and not (a & b))
 
 
+def _share_more_than_names(old: Statement, new: Statement) -> bool:
+    """True when the two have a content word in common that is not a name ("Alice ...")."""
+    capitalised = {stem(w.lower()) for w in re.findall(r"\b[A-Z][a-z]+", old.text + " " + new.text)}
+    return bool((old.content & new.content) - capitalised)
+
+
 def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
     """Decide whether ``new`` and ``old`` cannot both be true (order-independent)."""
     if not (old.atomic and new.atomic):
@@ -93,7 +101,7 @@ def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
         return Verdict(False, "compatible")
     if old.families & new.families:
         return Verdict(True, f"different {sorted(old.families & new.families)[0]}")
-    if changed:
+    if changed and _share_more_than_names(old, new):
         return Verdict(True, "change announced")
     if cosine >= SAME_SLOT_COSINE and not (old.multi_valued or new.multi_valued):
         return Verdict(True, "different value")

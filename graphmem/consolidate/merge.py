@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from graphmem.beliefs.judge import judge
 from graphmem.beliefs.statements import Statement, read_statement
@@ -56,11 +57,16 @@ def adds_information(extra: Statement, kept: Statement) -> bool:
     return bool(new_values) or len(new_words) > MAX_EXTRA_WORDS
 
 
+@lru_cache(maxsize=65536)
+def _read(text: str) -> tuple[frozenset[str], Statement]:
+    return names(text), read_statement(text)
+
+
 def choose(a: MemberRow, b: MemberRow, cosine: float) -> tuple[MemberRow, MemberRow] | None:
     """(winner, loser) when ``a`` and ``b`` may merge, else None."""
-    if names(a.text) != names(b.text):  # "Ann: ..." and "Ben: ..." are about different people
+    (names_a, sa), (names_b, sb) = _read(a.text), _read(b.text)
+    if names_a != names_b:  # "Ann: ..." and "Ben: ..." are about different people
         return None
-    sa, sb = read_statement(a.text), read_statement(b.text)
     if judge(sa, sb, cosine).conflict:
         return None
     if a.pinned and b.pinned:

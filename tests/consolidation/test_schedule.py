@@ -52,7 +52,9 @@ def test_a_job_locked_by_another_process_is_busy_until_its_lease_expires(
     assert {"id": "dead-run", "status": "interrupted"} in statuses
 
 
-def test_unused_memories_archive_by_category_ttl_then_go_cold(sleeper: Memory, clock: MovableClock) -> None:
+def test_unused_memories_archive_by_category_ttl_then_go_cold(
+    sleeper: Memory, sleep_driver: neo4j.Driver, clock: MovableClock
+) -> None:
     hobby = [
         sleeper.remember(text, scope=SCOPE, categories=["hobby"]).memory
         for text in (
@@ -68,6 +70,8 @@ def test_unused_memories_archive_by_category_ttl_then_go_cold(sleeper: Memory, c
     run = sleeper.consolidate(["weekly"]).runs[0]
     assert run.counts["archived"] == 3 and run.counts["insights"] == 1
     assert {sleeper.get(m.id).status for m in hobby} == {"archived"}
+    labelled = cypher(sleep_driver, "MATCH (m:ArchivedMemory) RETURN m.id AS id")
+    assert {r["id"] for r in labelled} == {m.id for m in hobby}  # greyed in Neo4j Browser
     assert sleeper.get(health.id).status == "active"
     assert sleeper.get(pinned.id).status == "active"
     found = sleeper.recall("bouldering at the climbing gym", scope=SCOPE)

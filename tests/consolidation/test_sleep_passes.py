@@ -90,7 +90,7 @@ def test_merge_keeps_contradictions_and_scopes_apart(sleeper: Memory, sleep_driv
     assert report.runs[0].counts["merged"] == 1
     rows = cypher(
         sleep_driver,
-        "MATCH (w:Memory)-[s:SUPERSEDES {reason: 'merged'}]->(l:Memory) RETURN w.id AS w, l.id AS l, "
+        "MATCH (w:Memory)-[s:SUPERSEDES {reason: 'merged'}]->(l:SupersededMemory) RETURN w.id AS w, l.id AS l, "
         "l.status AS status, w.importance AS importance",
     )
     assert len(rows) == 1

@@ -51,3 +51,10 @@ def test_w5_penalty_is_evidence_weighted() -> None:
     assert contradiction_beta(2.0, 0.1) > contradiction_beta(0.5, 1.0)  # strong belief, weak evidence: mild
     assert 0.2 <= contradiction_beta(0.05, 1.0) < 0.21
     assert penalised_strength(0.06, 1.0) == 0.05
+
+
+def test_a_change_word_alone_does_not_make_unrelated_facts_about_one_person_conflict() -> None:
+    trip = read_statement("Alice went to Lisbon with Bob.")
+    taste = read_statement("Alice prefers tea over coffee.")
+    assert not judge(trip, taste, 0.4).conflict
+    assert not judge(taste, trip, 0.4).conflict
