@@ -368,7 +368,8 @@ def test_browser_draws_the_user_graph_in_the_graphmem_style(
         page.close()
 
     assert len(nodes) == expected_nodes
-    assert _shows(nodes, MYSQL, "node.Memory") and _shows(nodes, POSTGRES, "node.Memory")
+    # The belief it replaced is greyed: superseded memories carry the SupersededMemory label.
+    assert _shows(nodes, MYSQL, "node.Memory") and _shows(nodes, POSTGRES, "node.SupersededMemory")
     assert _shows(nodes, SEMANTIC, "node.SemanticMemory") and _shows(nodes, SCHEMA, "node.SchemaMemory")
     assert _shows(nodes, "Alice", "node.Entity") and _shows(nodes, "Lisbon", "node.Entity")
     assert _shows(nodes, KUBERNETES, "node.Decision")
