@@ -61,6 +61,37 @@ def _reason(source: str, cosine: float | None) -> str:
     return "keyword match" if source == "fulltext" else f"matched {source}"
 
 
+def evidence_first(
+    ordered: list[tuple[str, float, list[str]]], lineage: dict[str, set[str]], limit: int
+) -> list[tuple[str, float, list[str]]]:
+    """The best ``limit``, where a derived memory gives its slot up to its own sources.
+
+    A semantic memory or schema summarises its sources; when one of them is returned too, the
+    summary adds a slot of repetition and takes one from other evidence. So a derived memory is
+    returned only when none of its sources is (it then stands in for them), and its sources carry
+    the reason ``summarised as <id>``.
+    """
+    chosen: list[tuple[str, float, list[str]]] = []
+    dropped: set[str] = set()
+    while True:
+        chosen = []
+        for entry in ordered:
+            if len(chosen) == limit:
+                break
+            if entry[0] not in dropped:
+                chosen.append(entry)
+        ids = {m for m, _, _ in chosen}
+        redundant = {d for d in ids if lineage.get(d, set()) & ids} - dropped
+        if not redundant:
+            break
+        dropped |= redundant
+    summary_of = {s: d for d in dropped for s in lineage.get(d, set())}
+    return [
+        (m, score, reasons + [f"summarised as {summary_of[m]}"] if m in summary_of else reasons)
+        for m, score, reasons in chosen
+    ]
+
+
 def similarity_confidence(best_cosine: float | None) -> float:
     """Map the best vector similarity to a 0..1 confidence that the answer is in the results."""
     if best_cosine is None:
@@ -160,7 +191,9 @@ class Recaller:
             neighbours = self._search.neighbourhood(
                 tx, seeds, where, max_entity_mentions=s.max_entity_mentions
             )
-            ranked = self._rank(vector, fulltext, fused, neighbours, query.limit, query.intent)
+            ordered = self._rank(vector, fulltext, fused, neighbours, query.intent)
+            pool_ids = [m for m, _, _ in ordered[: query.limit * 3]]
+            ranked = evidence_first(ordered, self._search.lineage(tx, pool_ids), query.limit)
             ids = [m for m, _, _ in ranked]
             return _Found(vector, ranked, self._search.fetch(tx, ids), self._search.contradictions(tx, ids))
 
@@ -186,10 +219,9 @@ class Recaller:
         fulltext: list[Candidate],
         fused: list[tuple[str, float, list[str]]],
         neighbours: list[Neighbour],
-        limit: int,
         intent: Intent | None,
     ) -> list[tuple[str, float, list[str]]]:
-        """Fused scores spread to graph neighbours and reweighted (R2, R3); the best ``limit``."""
+        """Fused scores spread to graph neighbours and reweighted (R2, R3), best first."""
         s = self._settings
         cosine = {c.id: c.score for c in vector}
         facts: dict[str, Facts] = {c.id: c.facts for c in [*fulltext, *vector]}
@@ -214,5 +246,5 @@ class Recaller:
             scores[memory_id] *= factor
             if intent is not None and factor > 1.0:
                 reasons[memory_id].append(f"fits intent {intent}")
-        ranked = sorted(scores, key=lambda memory_id: -scores[memory_id])[:limit]
+        ranked = sorted(scores, key=lambda memory_id: -scores[memory_id])
         return [(m, scores[m], reasons[m]) for m in ranked]

@@ -143,6 +143,13 @@ class SearchStore:
         return {m.id: m for m in records}
 
     @staticmethod
+    def lineage(tx: Transaction, ids: list[str]) -> dict[str, set[str]]:
+        """For each derived memory among ``ids``, its sources among ``ids``."""
+        if len(ids) < 2:
+            return {}
+        return {r["derived"]: set(r["sources"]) for r in tx.run("search/lineage_among", ids=ids)}
+
+    @staticmethod
     def contradictions(tx: Transaction, ids: list[str]) -> list[tuple[str, str]]:
         """CONTRADICTS edges (newer, older) among ``ids``."""
         if len(ids) < 2:

@@ -99,3 +99,15 @@ def test_adjusted_rand_index() -> None:
     assert adjusted_rand_index([0, 0, 1, 1], [5, 5, 7, 7]) == 1.0
     assert adjusted_rand_index([0, 0, 1, 1], [0, 1, 0, 1]) < 0.0
     assert adjusted_rand_index([-1, -1, 0, 0], [-1, -1, 3, 3]) == 1.0
+
+
+def test_a_derived_memory_gives_its_slot_to_its_own_sources() -> None:
+    from graphmem.recall.search import evidence_first
+
+    ordered = [("summary", 0.9, []), ("src1", 0.8, []), ("other", 0.7, []), ("src2", 0.6, []), ("more", 0.5, [])]
+    lineage = {"summary": {"src1", "src2"}}
+    picked = evidence_first(ordered, lineage, 3)
+    assert [m for m, _, _ in picked] == ["src1", "other", "src2"]
+    assert picked[0][2] == ["summarised as summary"]
+    alone = evidence_first([("summary", 0.9, []), ("other", 0.7, [])], {"summary": {"src9"}}, 2)
+    assert [m for m, _, _ in alone] == ["summary", "other"]  # no source returned: it stands in
