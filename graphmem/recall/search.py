@@ -61,6 +61,31 @@ def _reason(source: str, cosine: float | None) -> str:
     return "keyword match" if source == "fulltext" else f"matched {source}"
 
 
+LINEAGE_POOL = 6  # candidates per result slot checked for DERIVED_FROM lineage
+VOUCHED_SOURCES = 2  # the best-matching sources a derived memory lifts to its own rank
+
+
+def vouched(
+    ordered: list[tuple[str, float, list[str]]], lineage: dict[str, set[str]]
+) -> list[tuple[str, float, list[str]]]:
+    """A derived memory's best-matching sources rise to just below it, then all are re-sorted.
+
+    Consolidation fades the sources of a semantic memory (C1); when that memory answers the
+    query, the episodes it was distilled from are the evidence behind it and rank with it (the
+    ``VOUCHED_SOURCES`` that match the query best, so one cluster does not fill every slot).
+    """
+    score = {m: sc for m, sc, _ in ordered}
+    lifted = dict(score)
+    for derived, sources in lineage.items():
+        if derived not in score:
+            continue
+        best = sorted((s for s in sources if s in score), key=lambda s: -score[s])[:VOUCHED_SOURCES]
+        for source in best:
+            lifted[source] = max(lifted[source], score[derived] * 0.999)
+    out = [(m, lifted[m], reasons) for m, _, reasons in ordered]
+    return sorted(out, key=lambda e: -e[1])
+
+
 def evidence_first(
     ordered: list[tuple[str, float, list[str]]], lineage: dict[str, set[str]], limit: int
 ) -> list[tuple[str, float, list[str]]]:
@@ -192,8 +217,9 @@ class Recaller:
                 tx, seeds, where, max_entity_mentions=s.max_entity_mentions
             )
             ordered = self._rank(vector, fulltext, fused, neighbours, query.intent)
-            pool_ids = [m for m, _, _ in ordered[: query.limit * 3]]
-            ranked = evidence_first(ordered, self._search.lineage(tx, pool_ids), query.limit)
+            pool_ids = [m for m, _, _ in ordered[: query.limit * LINEAGE_POOL]]
+            lineage = self._search.lineage(tx, pool_ids)
+            ranked = evidence_first(vouched(ordered, lineage), lineage, query.limit)
             ids = [m for m, _, _ in ranked]
             return _Found(vector, ranked, self._search.fetch(tx, ids), self._search.contradictions(tx, ids))
 

@@ -111,3 +111,12 @@ def test_a_derived_memory_gives_its_slot_to_its_own_sources() -> None:
     assert picked[0][2] == ["summarised as summary"]
     alone = evidence_first([("summary", 0.9, []), ("other", 0.7, [])], {"summary": {"src9"}}, 2)
     assert [m for m, _, _ in alone] == ["summary", "other"]  # no source returned: it stands in
+
+
+def test_a_derived_memory_vouches_for_its_faded_sources() -> None:
+    from graphmem.recall.search import evidence_first, vouched
+
+    ordered = [("summary", 0.9, []), ("other", 0.8, []), ("faded", 0.5, []), ("more", 0.4, [])]
+    lineage = {"summary": {"faded"}}
+    picked = evidence_first(vouched(ordered, lineage), lineage, 2)
+    assert [m for m, _, _ in picked] == ["faded", "other"]
