@@ -11,6 +11,7 @@ sources, entities, decisions and conflicts of the other; the other is superseded
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -26,6 +27,7 @@ SURE_DUPLICATE = 0.95
 MAX_EXTRA_WORDS = 1
 MERGE_NEIGHBOURS = 5
 MERGE_BATCH = 200
+SAME_EPISODE = timedelta(hours=24)  # episodic memories further apart in time never merge
 # The later clustering of a layer reads neighbours down to this cosine; merging reads them once for both.
 _CLUSTER_FLOOR = {
     "episodic": lambda s: 1.0 - s.semantic_eps,
@@ -64,6 +66,8 @@ def _read(text: str) -> tuple[frozenset[str], Statement]:
 
 def choose(a: MemberRow, b: MemberRow, cosine: float) -> tuple[MemberRow, MemberRow] | None:
     """(winner, loser) when ``a`` and ``b`` may merge, else None."""
+    if a.layer == "episodic" and abs(a.occurred_at - b.occurred_at) > SAME_EPISODE:
+        return None  # the same words on two days are two events, not one memory twice
     (names_a, sa), (names_b, sb) = _read(a.text), _read(b.text)
     if names_a != names_b:  # "Ann: ..." and "Ben: ..." are about different people
         return None

@@ -39,6 +39,7 @@ class MemberRow:
     pinned: bool
     derived_by: str | None
     entities: tuple[str, ...]
+    layer: str = "episodic"
 
 
 @dataclass(frozen=True)
@@ -173,6 +174,7 @@ class ConsolidationStore:
                 pinned=bool(row["pinned"]),
                 derived_by=row["derived_by"],
                 entities=tuple(row["entities"] or ()),
+                layer=row["layer"],
             )
         return out
 

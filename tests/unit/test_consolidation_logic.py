@@ -120,3 +120,13 @@ def test_a_derived_memory_vouches_for_its_faded_sources() -> None:
     lineage = {"summary": {"faded"}}
     picked = evidence_first(vouched(ordered, lineage), lineage, 2)
     assert [m for m, _, _ in picked] == ["faded", "other"]
+
+
+def test_episodes_on_different_days_never_merge() -> None:
+    from dataclasses import replace
+    from datetime import timedelta
+
+    monday = _row("a", "I went running in the park.")
+    friday = replace(_row("b", "I went running in the park!"), occurred_at=monday.occurred_at + timedelta(days=4))
+    assert choose(monday, friday, 0.99) is None
+    assert choose(replace(monday, layer="semantic"), replace(friday, layer="semantic"), 0.99) is not None
