@@ -1,4 +1,4 @@
-// Incremental C1/C2: new members of existing clusters join their derived memory (DERIVED_FROM, fade), once. One row per derived memory.
+// Incremental C1/C2: new members of existing clusters join their derived memory (DERIVED_FROM, fade: γ on their stability), once. One row per derived memory.
 // mode: write
 UNWIND $attachments AS a
 CALL (a) {
@@ -10,9 +10,7 @@ CALL (a) {
                      WHERE other.layer = m.layer AND other.status = 'active'
                        AND coalesce(other.kind, 'cluster') = coalesce(m.kind, 'cluster') }
   CREATE (m)-[:DERIVED_FROM {similarity: given.similarity, at: $now, job_run_id: $run_id}]->(src)
-  SET src.strength = CASE WHEN coalesce(src.pinned, false) THEN src.strength
-                          ELSE CASE WHEN src.strength * given.gamma < 0.05 THEN 0.05
-                                    ELSE src.strength * given.gamma END END,
+  SET src.fade = CASE WHEN coalesce(src.pinned, false) THEN 1.0 ELSE given.gamma END,
       src.consolidated_at = $now,
       m.occurred_at = CASE WHEN src.occurred_at > m.occurred_at THEN src.occurred_at ELSE m.occurred_at END
   RETURN count(src) AS attached

@@ -1,4 +1,4 @@
-// C1/C2/C4: create semantic or schema memories, each distilled from its sources still eligible (status in $source_statuses, not already distilled at that layer and kind); link DERIVED_FROM and fade the sources. One row per cluster; clusters are disjoint.
+// C1/C2/C4: create semantic or schema memories, each distilled from its sources still eligible (status in $source_statuses, not already distilled at that layer and kind); link DERIVED_FROM and fade the sources (γ on their stability). One row per cluster; clusters are disjoint.
 // mode: write
 UNWIND $clusters AS c
 CALL (c) {
@@ -34,9 +34,7 @@ CALL (c) {
   UNWIND found AS src
   WITH m, src, [s IN c.sources WHERE s.id = src.id][0] AS given
   CREATE (m)-[:DERIVED_FROM {similarity: given.similarity, at: $now, job_run_id: $run_id}]->(src)
-  SET src.strength = CASE WHEN coalesce(src.pinned, false) THEN src.strength
-                          ELSE CASE WHEN src.strength * given.gamma < 0.05 THEN 0.05
-                                    ELSE src.strength * given.gamma END END,
+  SET src.fade = CASE WHEN coalesce(src.pinned, false) THEN 1.0 ELSE given.gamma END,
       src.consolidated_at = $now
   RETURN m.id AS id, count(src) AS sources
 }

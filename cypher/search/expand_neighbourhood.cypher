@@ -24,4 +24,4 @@ RETURN DISTINCT seed, via, m.id AS id,
        m.categories AS categories, m.occurred_at.epochSeconds AS occurred,
        coalesce(m.last_accessed_at, m.occurred_at).epochSeconds AS accessed,
        coalesce(m.spaced_access_count, 0) AS spaced, coalesce(m.priority, 0.0) AS priority,
-       coalesce(m.pinned, false) AS pinned
+       coalesce(m.pinned, false) AS pinned, coalesce(m.fade, 1.0) AS fade

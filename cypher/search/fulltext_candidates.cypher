@@ -12,6 +12,6 @@ RETURN m.id AS id, score,
        m.categories AS categories, m.occurred_at.epochSeconds AS occurred,
        coalesce(m.last_accessed_at, m.occurred_at).epochSeconds AS accessed,
        coalesce(m.spaced_access_count, 0) AS spaced, coalesce(m.priority, 0.0) AS priority,
-       coalesce(m.pinned, false) AS pinned
+       coalesce(m.pinned, false) AS pinned, coalesce(m.fade, 1.0) AS fade
 ORDER BY score DESC
 LIMIT $limit

@@ -30,12 +30,19 @@ def decayed_strength(
     spaced_accesses: int,
     *,
     pinned: bool = False,
+    fade: float = 1.0,
 ) -> float:
-    """The strength now of a memory last accessed at ``last_access`` (pinned memories never fade)."""
+    """The strength now of a memory last accessed at ``last_access`` (pinned memories never fade).
+
+    ``fade`` is C1's γ for an episode distilled into a semantic memory: its stability is
+    multiplied by γ, so the more central the episode was to its cluster, the faster it fades
+    from now on, while the summary carries what it said.
+    """
     if pinned:
         return strength_at_access
     days = (now - last_access).total_seconds() / 86400
-    return max(STRENGTH_FLOOR, strength_at_access * retention(days, spaced_accesses))
+    stable = stability(spaced_accesses) * min(1.0, max(0.05, fade))
+    return max(STRENGTH_FLOOR, strength_at_access / (1.0 + 0.1 * max(0.0, days) / stable))
 
 
 def recency(age_days: float, half_life_days: float = 30.0) -> float:

@@ -50,6 +50,7 @@ class Facts:
     spaced: int
     priority: float
     pinned: bool
+    fade: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,7 @@ def _facts(row: Row) -> Facts:
         spaced=int(row["spaced"] or 0),
         priority=float(row["priority"] or 0.0),
         pinned=bool(row["pinned"]),
+        fade=float(row.get("fade") or 1.0),
     )
 
 

@@ -55,12 +55,13 @@ def test_nightly_distils_planted_topics_with_lineage(sleeper: Memory, sleep_driv
     for semantic, sources in lineage.items():
         assert len(sources) >= 3
         assert len({topic_of[s] for s in sources}) == 1, f"{semantic} mixes topics"
-    # Sources fade by centrality: every source lost strength, none below the floor.
-    strengths = cypher(
+    # Sources fade by centrality: γ = 0.5 + 0.4·(1 − similarity to the centroid) on their stability.
+    fades = cypher(
         sleep_driver,
-        "MATCH (:SemanticMemory)-[d:DERIVED_FROM]->(e) RETURN e.strength AS s, d.similarity AS sim",
+        "MATCH (:SemanticMemory)-[d:DERIVED_FROM]->(e) RETURN e.fade AS fade, d.similarity AS sim",
     )
-    assert all(0.5 <= float(r["s"]) < 1.0 for r in strengths)  # type: ignore[arg-type]
+    for row in fades:
+        assert abs(float(row["fade"]) - (0.5 + 0.4 * (1 - float(row["sim"])))) < 1e-6  # type: ignore[arg-type]
     detail = sleeper.get(next(iter(lineage)))
     assert detail.layer == "semantic" and len(detail.derived_from) >= 3
 

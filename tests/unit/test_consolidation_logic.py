@@ -130,3 +130,15 @@ def test_episodes_on_different_days_never_merge() -> None:
     friday = replace(_row("b", "I went running in the park!"), occurred_at=monday.occurred_at + timedelta(days=4))
     assert choose(monday, friday, 0.99) is None
     assert choose(replace(monday, layer="semantic"), replace(friday, layer="semantic"), 0.99) is not None
+
+
+def test_faded_sources_lose_strength_faster_from_then_on() -> None:
+    from datetime import timedelta
+
+    from graphmem.dynamics.decay import decayed_strength
+
+    t0 = datetime(2026, 1, 1, tzinfo=UTC)
+    later = t0 + timedelta(days=30)
+    assert decayed_strength(1.0, t0, t0, 0, fade=0.5) == 1.0  # nothing changes at once
+    assert decayed_strength(1.0, t0, later, 0, fade=0.5) < decayed_strength(1.0, t0, later, 0)
+    assert decayed_strength(1.0, t0, later, 0, fade=0.5, pinned=True) == 1.0
