@@ -1,6 +1,5 @@
-// DERIVED_FROM edges between candidates of a recall: which derived memories have sources among them, and whether each is an extractive copy (made offline).
+// DERIVED_FROM edges between candidates of a recall: which derived memories have sources among them.
 // mode: read
 MATCH (d:Memory)-[:DERIVED_FROM]->(s:Memory)
 WHERE d.id IN $ids AND s.id IN $ids
-RETURN d.id AS derived, collect(s.id) AS sources,
-       coalesce(d.metadata_json CONTAINS '"extractive": true', false) AS extractive
+RETURN d.id AS derived, collect(s.id) AS sources

@@ -218,10 +218,7 @@ class Recaller:
             )
             ordered = self._rank(vector, fulltext, fused, neighbours, query.intent)
             pool_ids = [m for m, _, _ in ordered[: query.limit * LINEAGE_POOL]]
-            lineage, copies = self._search.lineage(tx, pool_ids)
-            # An extractive summary (made offline) repeats its central source: where any of its
-            # sources is a candidate it simply steps aside. A distilled one vouches for its sources.
-            ordered = [e for e in ordered if e[0] not in copies]
+            lineage = self._search.lineage(tx, pool_ids)
             ranked = evidence_first(vouched(ordered, lineage), lineage, query.limit)
             ids = [m for m, _, _ in ranked]
             return _Found(vector, ranked, self._search.fetch(tx, ids), self._search.contradictions(tx, ids))

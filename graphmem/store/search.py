@@ -145,12 +145,11 @@ class SearchStore:
         return {m.id: m for m in records}
 
     @staticmethod
-    def lineage(tx: Transaction, ids: list[str]) -> tuple[dict[str, set[str]], set[str]]:
-        """For each derived memory among ``ids``, its sources among ``ids``; and which are extractive."""
+    def lineage(tx: Transaction, ids: list[str]) -> dict[str, set[str]]:
+        """For each derived memory among ``ids``, its sources among ``ids``."""
         if len(ids) < 2:
-            return {}, set()
-        rows = tx.run("search/lineage_among", ids=ids)
-        return {r["derived"]: set(r["sources"]) for r in rows}, {r["derived"] for r in rows if r["extractive"]}
+            return {}
+        return {r["derived"]: set(r["sources"]) for r in tx.run("search/lineage_among", ids=ids)}
 
     @staticmethod
     def contradictions(tx: Transaction, ids: list[str]) -> list[tuple[str, str]]:
