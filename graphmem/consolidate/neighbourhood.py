@@ -128,7 +128,7 @@ def knn_graph(
         candidates = min(candidates, max(k + 1, math.ceil(1.5 * (k + 1) / max(share, 1e-6))))
 
     def one(chunk: list[str]) -> tuple[list[str], Neighbours]:
-        near, _ = store.neighbours(chunk, k=k, candidates=candidates, min_cosine=min_cosine, archived=archived)
+        near = store.neighbours(chunk, k=k, candidates=candidates, min_cosine=min_cosine, status=status)
         return chunk, near
 
     def fetch(ids: list[str]) -> None:

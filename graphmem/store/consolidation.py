@@ -108,19 +108,21 @@ class ConsolidationStore:
             after = rows[-1]["id"]
 
     def neighbours(
-        self, ids: Sequence[str], *, k: int, candidates: int, min_cosine: float, archived: bool = False
-    ) -> tuple[Neighbours, dict[str, str]]:
-        """The k nearest of each memory (same scope, layer, and status active or archived) and its scope."""
-        name = "consolidate/archived_neighbours" if archived else "consolidate/nearest_neighbours"
+        self, ids: Sequence[str], *, k: int, candidates: int, min_cosine: float, status: str
+    ) -> Neighbours:
+        """The k nearest of each memory among memories of its scope and layer with ``status``."""
         rows = self._executor.read(
-            name, ids=list(ids), k=k, candidates=candidates, min_score=(1.0 + min_cosine) / 2.0
+            "consolidate/nearest_neighbours",
+            ids=list(ids),
+            k=k,
+            candidates=candidates,
+            min_score=(1.0 + min_cosine) / 2.0,
+            status=status,
         )
-        found: Neighbours = {}
-        scopes: dict[str, str] = {}
-        for row in rows:
-            found[row["id"]] = [(n["id"], cosine_from_index_score(float(n["score"]))) for n in row["neighbours"]]
-            scopes[row["id"]] = row["scope"]
-        return found, scopes
+        return {
+            row["id"]: [(n["id"], cosine_from_index_score(float(n["score"]))) for n in row["neighbours"]]
+            for row in rows
+        }
 
     def scope_sizes(self, scopes: Sequence[str], layer: str, status: str) -> dict[str, int]:
         """How many memories of ``layer`` and ``status`` each scope holds."""

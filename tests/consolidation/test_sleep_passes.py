@@ -121,3 +121,14 @@ def test_new_episodes_join_their_existing_semantic_memory(sleeper: Memory, sleep
     assert set(before) <= set(after)
     for sources in after.values():
         assert len({topic_of[s] for s in sources}) == 1
+
+
+def test_large_scopes_take_their_neighbours_from_the_vector_index(build, sleep_driver: neo4j.Driver) -> None:  # type: ignore[no-untyped-def]
+    from graphmem.consolidate.settings import ConsolidationSettings
+
+    memory = build(ConsolidationSettings(exact_scope_max=0))  # every scope counts as large: the ANN path
+    topic_of = _plant(memory)
+    run = memory.consolidate(["nightly"]).runs[0]
+    assert run.status == "succeeded" and run.counts["promoted"] >= 8
+    for sources in _lineage(sleep_driver).values():
+        assert len({topic_of[s] for s in sources}) == 1
