@@ -4,7 +4,7 @@
     python -m bench.consolidation --sizes 2000     # a quick scale check
 
 Offline (no LLM): C1 distils extractively. Every number is printed as a JSON line.
-- planted: 50 topics × 20 paraphrased episodes + 40 noise episodes written through the full write
+- planted: 50 topics x 20 paraphrased episodes + 40 noise episodes written through the full write
   path; one nightly run; the adjusted Rand index of the clusters found against the planted topics
   (noise and unclustered episodes count as singletons; an episode merged into another (C3) takes
   the cluster of the one it merged into); how many semantic memories draw from one topic only; and
@@ -38,8 +38,32 @@ from graphmem.models import MemoryInput
 from graphmem.store.memories import NewMemory
 
 NAMES = (
-    "Ann", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jade", "Kai", "Lea", "Max", "Nia",
-    "Oli", "Pia", "Quin", "Rae", "Sol", "Tess", "Uma", "Vic", "Wes", "Xia", "Yan", "Zoe",
+    "Ann",
+    "Ben",
+    "Cleo",
+    "Dev",
+    "Eli",
+    "Fay",
+    "Gus",
+    "Hana",
+    "Ivo",
+    "Jade",
+    "Kai",
+    "Lea",
+    "Max",
+    "Nia",
+    "Oli",
+    "Pia",
+    "Quin",
+    "Rae",
+    "Sol",
+    "Tess",
+    "Uma",
+    "Vic",
+    "Wes",
+    "Xia",
+    "Yan",
+    "Zoe",
 )
 
 
@@ -62,17 +86,21 @@ def planted(embedder: Embedder) -> None:
         results = []
         for begin in range(0, len(corpus), 500):
             chunk = corpus[begin : begin + 500]
-            results += memory.remember_batch([MemoryInput(text=e.text, scope="/bench/planted") for e in chunk])
+            results += memory.remember_batch(
+                [MemoryInput(text=e.text, scope="/bench/planted") for e in chunk]
+            )
         topic = {r.memory.id: e.topic for r, e in zip(results, corpus, strict=True)}
         started = time.perf_counter()
         first = memory.consolidate(["nightly"]).runs[0]
         seconds = time.perf_counter() - started
         lineage = _cypher(
             target,
-            "MATCH (s:SemanticMemory {status: 'active'})-[:DERIVED_FROM]->(e:EpisodicMemory) RETURN s.id AS s, e.id AS e",
+            "MATCH (s:SemanticMemory {status: 'active'})-[:DERIVED_FROM]->(e:EpisodicMemory) "
+            "RETURN s.id AS s, e.id AS e",
         )
         merged = _cypher(
-            target, "MATCH (w:Memory)-[:SUPERSEDES {reason: 'merged'}]->(l:Memory) RETURN w.id AS w, l.id AS l"
+            target,
+            "MATCH (w:Memory)-[:SUPERSEDES {reason: 'merged'}]->(l:Memory) RETURN w.id AS w, l.id AS l",
         )
         cluster_of = {row["e"]: row["s"] for row in lineage}
         for row in merged:
@@ -147,7 +175,10 @@ def load(memory_executor: Any, texts: list[str], vectors: Any, scopes: int) -> N
 def scale(embedder: Embedder, sizes: list[int], per_scope: int) -> None:
     """Nightly time at each size, each in a fresh Neo4j, ``per_scope`` memories a scope (0: one scope)."""
     texts = scale_texts(max(sizes))
-    cache = Path(tempfile.gettempdir()) / f"graphmem-bench-scale-{len(texts)}-{embedder.model_name.replace('/', '_')}.npy"
+    cache = (
+        Path(tempfile.gettempdir())
+        / f"graphmem-bench-scale-{len(texts)}-{embedder.model_name.replace('/', '_')}.npy"
+    )
     if cache.exists():
         vectors = np.load(cache)
     else:

@@ -155,7 +155,9 @@ def main() -> None:
     supersessions: list[tuple[str, str]] = []
     with (
         stack.neo4j() as target,
-        stack.api_server(target, {"GRAPHMEM_LLM": "none", "GRAPHMEM_CONSOLIDATION_HEARTBEAT_MINUTES": "0"}) as url,
+        stack.api_server(
+            target, {"GRAPHMEM_LLM": "none", "GRAPHMEM_CONSOLIDATION_HEARTBEAT_MINUTES": "0"}
+        ) as url,
         httpx.Client(base_url=url, timeout=1800) as client,
     ):
         for sample in data:

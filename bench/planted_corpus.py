@@ -13,55 +13,200 @@ from dataclasses import dataclass
 # (what the topic is about, in three wordings; details that vary between episodes)
 TOPICS: list[tuple[tuple[str, str, str], tuple[str, ...]]] = [
     (("cello lessons", "learning the cello", "practising the cello"), ("Bach suites", "bow hold", "scales")),
-    (("the Berlin marathon", "marathon training", "long-distance running"), ("a 30 km run", "new running shoes", "interval sessions")),
-    (("the kitchen renovation", "redoing the kitchen", "the new kitchen"), ("the extractor fan", "the plumber's visit", "a new induction hob")),
-    (("sourdough baking", "baking sourdough bread", "the sourdough starter"), ("rye flour", "a dutch oven", "the overnight proof")),
-    (("the Postgres migration", "moving the database to Postgres", "migrating off MySQL"), ("schema diffs", "replication lag", "the cutover plan")),
-    (("Spanish classes", "learning Spanish", "studying Spanish"), ("irregular verbs", "the subjunctive", "a tutor from Madrid")),
+    (
+        ("the Berlin marathon", "marathon training", "long-distance running"),
+        ("a 30 km run", "new running shoes", "interval sessions"),
+    ),
+    (
+        ("the kitchen renovation", "redoing the kitchen", "the new kitchen"),
+        ("the extractor fan", "the plumber's visit", "a new induction hob"),
+    ),
+    (
+        ("sourdough baking", "baking sourdough bread", "the sourdough starter"),
+        ("rye flour", "a dutch oven", "the overnight proof"),
+    ),
+    (
+        ("the Postgres migration", "moving the database to Postgres", "migrating off MySQL"),
+        ("schema diffs", "replication lag", "the cutover plan"),
+    ),
+    (
+        ("Spanish classes", "learning Spanish", "studying Spanish"),
+        ("irregular verbs", "the subjunctive", "a tutor from Madrid"),
+    ),
     (("the dog Max", "walking Max the beagle", "Max the dog"), ("the vet", "a new leash", "the dog park")),
-    (("the Japan trip", "travelling to Japan", "the holiday in Japan"), ("Kyoto temples", "a rail pass", "ryokan bookings")),
-    (("rock climbing", "bouldering at the gym", "climbing walls"), ("a V4 problem", "chalk and shoes", "finger strength")),
-    (("the mortgage application", "applying for a mortgage", "the home loan"), ("the interest rate", "the surveyor", "the deposit")),
+    (
+        ("the Japan trip", "travelling to Japan", "the holiday in Japan"),
+        ("Kyoto temples", "a rail pass", "ryokan bookings"),
+    ),
+    (
+        ("rock climbing", "bouldering at the gym", "climbing walls"),
+        ("a V4 problem", "chalk and shoes", "finger strength"),
+    ),
+    (
+        ("the mortgage application", "applying for a mortgage", "the home loan"),
+        ("the interest rate", "the surveyor", "the deposit"),
+    ),
     (("the vegetable garden", "growing vegetables", "the allotment"), ("tomato plants", "slugs", "compost")),
-    (("chess practice", "playing chess online", "studying chess openings"), ("the Sicilian defence", "blitz games", "endgame puzzles")),
-    (("the wedding planning", "organising the wedding", "the wedding in June"), ("the venue", "the guest list", "the caterer")),
-    (("the knee injury", "physiotherapy for the knee", "the sore knee"), ("ligament exercises", "an MRI scan", "ice packs")),
-    (("the Kubernetes cluster", "running services on Kubernetes", "the k8s upgrade"), ("helm charts", "node pools", "pod evictions")),
-    (("the podcast", "recording the podcast", "the weekly podcast episode"), ("a new microphone", "guest interviews", "audio editing")),
-    (("the book club", "the monthly book club", "reading for book club"), ("a Murakami novel", "the discussion night", "next month's pick")),
-    (("the electric car", "driving the new EV", "charging the electric car"), ("the home charger", "range on the motorway", "battery health")),
-    (("the startup fundraising", "raising the seed round", "pitching to investors"), ("the pitch deck", "term sheets", "a lead investor")),
-    (("the piano recital", "preparing for the piano recital", "the recital in May"), ("a Chopin nocturne", "stage nerves", "daily practice")),
-    (("the sleep problems", "trouble sleeping", "insomnia at night"), ("melatonin", "no screens before bed", "waking at 3am")),
-    (("the photography hobby", "taking photos with the new camera", "landscape photography"), ("a wide-angle lens", "golden hour", "editing in Lightroom")),
-    (("the hiring for the data team", "recruiting data engineers", "interviewing candidates for the data team"), ("the take-home task", "a senior candidate", "the offer letter")),
-    (("the flaky CI pipeline", "the unreliable build pipeline", "CI failures"), ("timeouts in tests", "a retry policy", "cached dependencies")),
-    (("the daughter's school", "Emma's new school", "the school run for Emma"), ("the parent evening", "homework help", "the school bus")),
-    (("coffee roasting", "roasting coffee beans at home", "the home coffee roaster"), ("Ethiopian beans", "first crack", "a burr grinder")),
-    (("the yoga practice", "morning yoga", "yoga classes"), ("sun salutations", "a new mat", "breathing exercises")),
-    (("the apartment hunt", "looking for a new flat", "searching for an apartment"), ("viewings on Saturday", "the rent budget", "a flat near the park")),
-    (("the vintage motorbike", "restoring the old motorbike", "the 1970s Honda"), ("the carburettor", "a rusty frame", "spare parts")),
-    (("the beekeeping", "keeping bees", "the beehives in the garden"), ("the queen bee", "honey harvest", "a bee suit")),
-    (("the tax return", "filing taxes", "the annual tax return"), ("the self-assessment form", "HMRC", "the filing deadline")),
-    (("the mobile app launch", "launching the mobile app", "the app release"), ("the App Store review", "beta testers", "crash reports")),
-    (("the salsa dancing", "salsa classes", "dancing salsa on Thursdays"), ("a new partner", "the spins", "the Friday social")),
-    (("the aquarium", "the fish tank", "keeping tropical fish"), ("neon tetras", "water filters", "the pH level")),
-    (("the climate conference", "the talk at the climate conference", "presenting at the climate summit"), ("the slides", "carbon data", "the panel")),
-    (("the grandmother's health", "looking after grandma", "grandma's hospital visits"), ("her blood pressure", "the care home", "weekend visits")),
-    (("the woodworking", "building furniture in the workshop", "making a table from walnut"), ("a table saw", "dovetail joints", "wood finish")),
-    (("the cycling commute", "cycling to work", "riding the bike to the office"), ("the bike lane", "rain gear", "a puncture")),
-    (("the machine learning course", "the online ML course", "studying machine learning"), ("gradient descent", "the final project", "neural networks")),
-    (("the wine tasting", "learning about wine", "the wine course"), ("Burgundy reds", "tasting notes", "the sommelier")),
-    (("the security audit", "the penetration test", "the audit of our security"), ("open ports", "the auditor's report", "password policies")),
-    (("the surfing lessons", "learning to surf", "surfing in Cornwall"), ("a foam board", "catching waves", "the wetsuit")),
-    (("the allergy to cats", "being allergic to cats", "the cat allergy"), ("antihistamines", "sneezing fits", "the allergist")),
-    (("the chili cook-off", "the chili competition", "cooking chili for the contest"), ("smoked chipotle", "the judges", "a secret spice mix")),
-    (("the solar panels", "installing solar panels", "the rooftop solar"), ("the inverter", "the installer's quote", "feed-in tariff")),
-    (("the pottery class", "throwing pots on the wheel", "ceramics evenings"), ("glazing", "the kiln", "a wobbly bowl")),
-    (("the pricing change", "changing the subscription pricing", "the new price tiers"), ("churn numbers", "the enterprise tier", "customer emails")),
-    (("the astronomy", "stargazing with the telescope", "watching the night sky"), ("Jupiter's moons", "a dark-sky site", "the star chart")),
-    (("the choir", "singing in the choir", "choir rehearsals"), ("the tenor section", "the Christmas concert", "sight-reading")),
-    (("the car accident", "the insurance claim after the crash", "the fender bender"), ("the body shop", "the other driver", "a police report")),
+    (
+        ("chess practice", "playing chess online", "studying chess openings"),
+        ("the Sicilian defence", "blitz games", "endgame puzzles"),
+    ),
+    (
+        ("the wedding planning", "organising the wedding", "the wedding in June"),
+        ("the venue", "the guest list", "the caterer"),
+    ),
+    (
+        ("the knee injury", "physiotherapy for the knee", "the sore knee"),
+        ("ligament exercises", "an MRI scan", "ice packs"),
+    ),
+    (
+        ("the Kubernetes cluster", "running services on Kubernetes", "the k8s upgrade"),
+        ("helm charts", "node pools", "pod evictions"),
+    ),
+    (
+        ("the podcast", "recording the podcast", "the weekly podcast episode"),
+        ("a new microphone", "guest interviews", "audio editing"),
+    ),
+    (
+        ("the book club", "the monthly book club", "reading for book club"),
+        ("a Murakami novel", "the discussion night", "next month's pick"),
+    ),
+    (
+        ("the electric car", "driving the new EV", "charging the electric car"),
+        ("the home charger", "range on the motorway", "battery health"),
+    ),
+    (
+        ("the startup fundraising", "raising the seed round", "pitching to investors"),
+        ("the pitch deck", "term sheets", "a lead investor"),
+    ),
+    (
+        ("the piano recital", "preparing for the piano recital", "the recital in May"),
+        ("a Chopin nocturne", "stage nerves", "daily practice"),
+    ),
+    (
+        ("the sleep problems", "trouble sleeping", "insomnia at night"),
+        ("melatonin", "no screens before bed", "waking at 3am"),
+    ),
+    (
+        ("the photography hobby", "taking photos with the new camera", "landscape photography"),
+        ("a wide-angle lens", "golden hour", "editing in Lightroom"),
+    ),
+    (
+        (
+            "the hiring for the data team",
+            "recruiting data engineers",
+            "interviewing candidates for the data team",
+        ),
+        ("the take-home task", "a senior candidate", "the offer letter"),
+    ),
+    (
+        ("the flaky CI pipeline", "the unreliable build pipeline", "CI failures"),
+        ("timeouts in tests", "a retry policy", "cached dependencies"),
+    ),
+    (
+        ("the daughter's school", "Emma's new school", "the school run for Emma"),
+        ("the parent evening", "homework help", "the school bus"),
+    ),
+    (
+        ("coffee roasting", "roasting coffee beans at home", "the home coffee roaster"),
+        ("Ethiopian beans", "first crack", "a burr grinder"),
+    ),
+    (
+        ("the yoga practice", "morning yoga", "yoga classes"),
+        ("sun salutations", "a new mat", "breathing exercises"),
+    ),
+    (
+        ("the apartment hunt", "looking for a new flat", "searching for an apartment"),
+        ("viewings on Saturday", "the rent budget", "a flat near the park"),
+    ),
+    (
+        ("the vintage motorbike", "restoring the old motorbike", "the 1970s Honda"),
+        ("the carburettor", "a rusty frame", "spare parts"),
+    ),
+    (
+        ("the beekeeping", "keeping bees", "the beehives in the garden"),
+        ("the queen bee", "honey harvest", "a bee suit"),
+    ),
+    (
+        ("the tax return", "filing taxes", "the annual tax return"),
+        ("the self-assessment form", "HMRC", "the filing deadline"),
+    ),
+    (
+        ("the mobile app launch", "launching the mobile app", "the app release"),
+        ("the App Store review", "beta testers", "crash reports"),
+    ),
+    (
+        ("the salsa dancing", "salsa classes", "dancing salsa on Thursdays"),
+        ("a new partner", "the spins", "the Friday social"),
+    ),
+    (
+        ("the aquarium", "the fish tank", "keeping tropical fish"),
+        ("neon tetras", "water filters", "the pH level"),
+    ),
+    (
+        ("the climate conference", "the talk at the climate conference", "presenting at the climate summit"),
+        ("the slides", "carbon data", "the panel"),
+    ),
+    (
+        ("the grandmother's health", "looking after grandma", "grandma's hospital visits"),
+        ("her blood pressure", "the care home", "weekend visits"),
+    ),
+    (
+        ("the woodworking", "building furniture in the workshop", "making a table from walnut"),
+        ("a table saw", "dovetail joints", "wood finish"),
+    ),
+    (
+        ("the cycling commute", "cycling to work", "riding the bike to the office"),
+        ("the bike lane", "rain gear", "a puncture"),
+    ),
+    (
+        ("the machine learning course", "the online ML course", "studying machine learning"),
+        ("gradient descent", "the final project", "neural networks"),
+    ),
+    (
+        ("the wine tasting", "learning about wine", "the wine course"),
+        ("Burgundy reds", "tasting notes", "the sommelier"),
+    ),
+    (
+        ("the security audit", "the penetration test", "the audit of our security"),
+        ("open ports", "the auditor's report", "password policies"),
+    ),
+    (
+        ("the surfing lessons", "learning to surf", "surfing in Cornwall"),
+        ("a foam board", "catching waves", "the wetsuit"),
+    ),
+    (
+        ("the allergy to cats", "being allergic to cats", "the cat allergy"),
+        ("antihistamines", "sneezing fits", "the allergist"),
+    ),
+    (
+        ("the chili cook-off", "the chili competition", "cooking chili for the contest"),
+        ("smoked chipotle", "the judges", "a secret spice mix"),
+    ),
+    (
+        ("the solar panels", "installing solar panels", "the rooftop solar"),
+        ("the inverter", "the installer's quote", "feed-in tariff"),
+    ),
+    (
+        ("the pottery class", "throwing pots on the wheel", "ceramics evenings"),
+        ("glazing", "the kiln", "a wobbly bowl"),
+    ),
+    (
+        ("the pricing change", "changing the subscription pricing", "the new price tiers"),
+        ("churn numbers", "the enterprise tier", "customer emails"),
+    ),
+    (
+        ("the astronomy", "stargazing with the telescope", "watching the night sky"),
+        ("Jupiter's moons", "a dark-sky site", "the star chart"),
+    ),
+    (
+        ("the choir", "singing in the choir", "choir rehearsals"),
+        ("the tenor section", "the Christmas concert", "sight-reading"),
+    ),
+    (
+        ("the car accident", "the insurance claim after the crash", "the fender bender"),
+        ("the body shop", "the other driver", "a police report"),
+    ),
 ]
 
 TEMPLATES: tuple[str, ...] = (
@@ -142,7 +287,7 @@ class PlantedEpisode:
 def planted_corpus(
     topics: int = 50, per_topic: int = 20, noise: int = 40, seed: int = 7
 ) -> list[PlantedEpisode]:
-    """``topics`` × ``per_topic`` paraphrased episodes plus ``noise`` one-offs, shuffled."""
+    """``topics`` x ``per_topic`` paraphrased episodes plus ``noise`` one-offs, shuffled."""
     if topics > len(TOPICS) or noise > len(NOISE) or per_topic > len(TEMPLATES):
         raise ValueError(f"at most {len(TOPICS)} topics, {len(TEMPLATES)} per topic, {len(NOISE)} noise")
     rng = random.Random(seed)

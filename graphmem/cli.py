@@ -252,7 +252,9 @@ def browser(settings: Settings, scope: str | None, api_url: str | None, browser_
     type=click.Choice(["nightly", "weekly", "monthly"]),
     help="Run only this job (repeatable); default all three.",
 )
-@click.option("--overdue", is_flag=True, help="Run only the jobs whose last run is older than their interval.")
+@click.option(
+    "--overdue", is_flag=True, help="Run only the jobs whose last run is older than their interval."
+)
 @click.pass_obj
 def consolidate(settings: Settings, jobs: tuple[str, ...], overdue: bool) -> None:
     """Run the consolidation ("sleep") jobs now, with progress, then print their counts (for cron too)."""

@@ -113,7 +113,10 @@ class WriteQueueFullError(GraphmemError):
 
 
 class JobLockLostError(GraphmemError):
-    """A consolidation job's lock expired and another process took it; this run stopped (it resumes next time)."""
+    """A consolidation job's lock expired and another process took it; this run stopped.
+
+    The next run resumes the work (the job's watermark only moves when a run succeeds).
+    """
 
     code = "job_lock_lost"
 

@@ -54,11 +54,11 @@ from graphmem.models import (
 from graphmem.recall.feedback import FeedbackLoop
 from graphmem.recall.reinforce import RetrievalReinforcer
 from graphmem.recall.search import Recaller, RecallSettings
+from graphmem.store.consolidation import ConsolidationStore
 from graphmem.store.decisions import DecisionStore
 from graphmem.store.entities import EntityStore
 from graphmem.store.executor import QueryExecutor
 from graphmem.store.memories import MemoryDynamicsStore, MemoryStore
-from graphmem.store.consolidation import ConsolidationStore
 from graphmem.store.schema import apply_schema, check_embedding_model
 from graphmem.store.search import SearchStore
 from graphmem.write.extract import FactExtractor, check_extract_input
@@ -264,7 +264,11 @@ class Memory:
     # Consolidation (C1-C8).
 
     def consolidate(
-        self, jobs: Sequence[JobName] | None = None, *, progress: Progress = no_progress, trigger: str = "manual"
+        self,
+        jobs: Sequence[JobName] | None = None,
+        *,
+        progress: Progress = no_progress,
+        trigger: str = "manual",
     ) -> ConsolidationReport:
         """Run consolidation jobs now (default nightly, weekly and monthly), overdue or not.
 

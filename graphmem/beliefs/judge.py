@@ -6,7 +6,6 @@ that merely resemble each other, and additions ("I also enjoy swimming"), are no
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass
 
 from graphmem.beliefs.statements import (

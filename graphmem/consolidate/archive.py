@@ -23,13 +23,21 @@ class Archiving:
     """Archive by TTL, then summarise the archived clusters into insights."""
 
     def __init__(
-        self, store: ConsolidationStore, embedder: Embedder, distiller: Distiller, settings: ConsolidationSettings
+        self,
+        store: ConsolidationStore,
+        embedder: Embedder,
+        distiller: Distiller,
+        settings: ConsolidationSettings,
     ) -> None:
         self._store = store
         self._settings = settings
         self._insights = {
             layer: Promotion(
-                store, embedder, distiller, settings, replace(INSIGHT, source_layer=layer, eps=settings.semantic_eps)
+                store,
+                embedder,
+                distiller,
+                settings,
+                replace(INSIGHT, source_layer=layer, eps=settings.semantic_eps),
             )
             for layer in ("episodic", "semantic")
         }

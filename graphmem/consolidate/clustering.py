@@ -34,7 +34,7 @@ def density_clusters(
     similarity-weighted Louvain communities (seeded, so still deterministic); communities
     smaller than ``min_samples`` are dropped as noise.
     """
-    graph = nx.Graph()
+    graph: nx.Graph[str] = nx.Graph()
     graph.add_nodes_from(neighbours)
     floor = 1.0 - eps
     for a, found in neighbours.items():
@@ -61,7 +61,7 @@ def density_clusters(
     return out
 
 
-def _split(graph: nx.Graph, group: list[str], max_size: int) -> list[list[str]]:
+def _split(graph: nx.Graph[str], group: list[str], max_size: int) -> list[list[str]]:
     """Louvain communities of an oversized cluster, split again while still oversized."""
     sub = graph.subgraph(group)
     parts: list[list[str]] = []
@@ -79,10 +79,11 @@ def centroid(vectors: NDArray[np.floating]) -> NDArray[np.float32]:
     """The unit-length mean direction of unit vectors."""
     mean = np.asarray(vectors, dtype=np.float32).mean(axis=0)
     norm = float(np.linalg.norm(mean))
-    return mean / norm if norm > 0 else mean
+    unit: NDArray[np.float32] = mean / norm if norm > 0 else mean
+    return unit
 
 
 def fade_factor(similarity_to_centroid: float) -> float:
-    """C1 γ = 0.5 + 0.4·(1 − sim): the more central a source, the more its summary takes over."""
+    """C1 gamma = 0.5 + 0.4·(1 - sim): the more central a source, the more its summary takes over."""
     sim = min(1.0, max(-1.0, similarity_to_centroid))
     return 0.5 + 0.4 * (1.0 - sim)

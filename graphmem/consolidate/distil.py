@@ -103,7 +103,11 @@ class Distiller:
             prompt = "\n".join(f"{i + 1}. {m.text[:PROMPT_TEXT_CHARS]}" for i, m in enumerate(ranked))
             try:
                 reply = self._llm.structured(
-                    task=f"consolidate_{kind}", system=SYSTEMS[kind], prompt=prompt, output=Distilled, max_tokens=256
+                    task=f"consolidate_{kind}",
+                    system=SYSTEMS[kind],
+                    prompt=prompt,
+                    output=Distilled,
+                    max_tokens=256,
                 )
                 return Distillation(reply.value.text.strip(), reply.usage, extractive=False)
             except LLMError as e:

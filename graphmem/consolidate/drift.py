@@ -1,4 +1,4 @@
-"""C6: where a scope's attention goes (per category, summed importance × strength of active episodes),
+"""C6: where a scope's attention goes (per category, summed importance x strength of active episodes),
 compared with the snapshot of 30 days earlier: stable, gradual drift, or a deliberate pivot.
 
 Distance is the total variation between the two normalised profiles (0 same, 1 disjoint). Below
@@ -41,7 +41,9 @@ def normalise(profile: Mapping[str, float]) -> dict[str, float]:
     return {k: max(0.0, v) / total for k, v in profile.items()} if total > 0 else {}
 
 
-def classify(before: Mapping[str, float] | None, now: Mapping[str, float], decided: frozenset[str] = frozenset()) -> DriftVerdict:
+def classify(
+    before: Mapping[str, float] | None, now: Mapping[str, float], decided: frozenset[str] = frozenset()
+) -> DriftVerdict:
     """Compare two profiles (category -> weight); ``decided`` are categories with a decision behind them."""
     if before is None:
         return DriftVerdict("first_snapshot", 0.0, None, None)
@@ -73,7 +75,11 @@ class PriorityDrift:
             profile = {p["category"]: float(p["weight"]) for p in row["profile"]}
             previous = old.get(row["scope"])
             before = json.loads(previous["profile_json"]) if previous else None
-            decided = frozenset({"decision"}) if profile.get("decision", 0.0) > (before or {}).get("decision", 0.0) else frozenset()
+            decided = (
+                frozenset({"decision"})
+                if profile.get("decision", 0.0) > (before or {}).get("decision", 0.0)
+                else frozenset()
+            )
             verdict = classify(before, profile, decided)
             rows.append(
                 {

@@ -11,6 +11,7 @@ nothing is half-merged, nothing is done twice.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import socket
@@ -27,7 +28,7 @@ from graphmem.consolidate.context import Progress, RunContext, no_progress
 from graphmem.consolidate.distil import Distiller
 from graphmem.consolidate.drift import PriorityDrift
 from graphmem.consolidate.merge import Merging
-from graphmem.consolidate.models import ConsolidationReport, JobName, JobRunRecord
+from graphmem.consolidate.models import ConsolidationReport, JobName, JobRunRecord, RunStatus
 from graphmem.consolidate.promote import SCHEMA, SEMANTIC, Promotion
 from graphmem.consolidate.reembed import Reembedding
 from graphmem.consolidate.settings import ConsolidationSettings
@@ -98,17 +99,27 @@ class Consolidator:
         due: list[JobName] = []
         for name in JOBS:
             state = known.get(name)
-            if state is None or state.last_run_at is None or state.last_run_at + self.settings.intervals[name] <= now:
+            if (
+                state is None
+                or state.last_run_at is None
+                or state.last_run_at + self.settings.intervals[name] <= now
+            ):
                 due.append(name)
         return due
 
-    def run_overdue(self, *, trigger: str = "heartbeat", progress: Progress = no_progress) -> ConsolidationReport:
+    def run_overdue(
+        self, *, trigger: str = "heartbeat", progress: Progress = no_progress
+    ) -> ConsolidationReport:
         """Run every overdue job (the catch-up at start-up and on each heartbeat)."""
         due = self.overdue()
         return self.run(due, trigger=trigger, progress=progress) if due else ConsolidationReport(runs=[])
 
     def run(
-        self, jobs: Sequence[JobName] | None = None, *, trigger: str = "manual", progress: Progress = no_progress
+        self,
+        jobs: Sequence[JobName] | None = None,
+        *,
+        trigger: str = "manual",
+        progress: Progress = no_progress,
     ) -> ConsolidationReport:
         """Run ``jobs`` (default all) now, in schedule order; a job another process runs is 'busy'."""
         wanted = [j for j in JOBS if jobs is None or j in jobs]
@@ -119,7 +130,9 @@ class Consolidator:
         now = self._clock.now()
         state = self._jobs.acquire(job, self._owner, now, now + s.lock_lease)
         if state is None:
-            return JobRunRecord(job=job, status="busy", trigger=trigger, error=f"{job} is running in another process")
+            return JobRunRecord(
+                job=job, status="busy", trigger=trigger, error=f"{job} is running in another process"
+            )
         run_id = str(uuid.uuid4())
         since = None if state.watermark is None else state.watermark - s.watermark_slack
         started = time.monotonic()
@@ -133,7 +146,8 @@ class Consolidator:
             renewed[0] = time.monotonic()
 
         ctx = RunContext(run_id, job, now, since, heartbeat, progress)
-        status, error = "succeeded", None
+        status: RunStatus = "succeeded"
+        error: str | None = None
         try:
             self._jobs.start_run(job, run_id, self._owner, now, since, trigger)
             for step, work in self._steps(job):
@@ -155,13 +169,11 @@ class Consolidator:
         except DatabaseUnavailableError as e:
             log.warning("could not record the end of %s run %s: %s", job, run_id, e)
         finally:
-            try:
+            with contextlib.suppress(DatabaseUnavailableError):  # else the lease expires by itself
                 self._jobs.release(job, self._owner)
-            except DatabaseUnavailableError:
-                pass  # the lease expires by itself
         return JobRunRecord(
             job=job,
-            status=status,  # type: ignore[arg-type]
+            status=status,
             run_id=run_id,
             trigger=trigger,
             started_at=now,

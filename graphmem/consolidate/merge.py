@@ -11,8 +11,8 @@ sources, entities, decisions and conflicts of the other; the other is superseded
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 from collections.abc import Iterable
+from datetime import timedelta
 from functools import lru_cache
 
 from graphmem.beliefs.judge import judge
@@ -28,11 +28,6 @@ MAX_EXTRA_WORDS = 1
 MERGE_NEIGHBOURS = 5
 MERGE_BATCH = 200
 SAME_EPISODE = timedelta(hours=24)  # episodic memories further apart in time never merge
-# The later clustering of a layer reads neighbours down to this cosine; merging reads them once for both.
-_CLUSTER_FLOOR = {
-    "episodic": lambda s: 1.0 - s.semantic_eps,
-    "semantic": lambda s: 1.0 - s.schema_eps,
-}
 
 
 _PRONOUNS = frozenset({"i", "i'm", "i've", "i'd", "i'll"})
@@ -79,11 +74,23 @@ def choose(a: MemberRow, b: MemberRow, cosine: float) -> tuple[MemberRow, Member
     b_covers = not adds_information(sa, sb)
     if cosine < SURE_DUPLICATE and not (a_covers or b_covers):
         return None
+
     def rank(m: MemberRow, covers: bool) -> tuple[bool, bool, int, float, str]:
         return (m.pinned, covers, len(m.text), m.confidence, m.id)
+
     if rank(a, a_covers) >= rank(b, b_covers):
         return (a, b) if not b.pinned else None
     return (b, a) if not a.pinned else None
+
+
+def _cluster_floor(layer: str, s: ConsolidationSettings) -> float:
+    """The cosine down to which the later clustering of ``layer`` reads neighbours (merging reads
+    them once for both)."""
+    if layer == "episodic":
+        return 1.0 - s.semantic_eps
+    if layer == "semantic":
+        return 1.0 - s.schema_eps
+    return s.merge_cosine
 
 
 class Merging:
@@ -106,18 +113,25 @@ class Merging:
                 k=MERGE_NEIGHBOURS,
                 min_cosine=s.merge_cosine,
                 read_k=s.neighbours,
-                read_min_cosine=_CLUSTER_FLOOR.get(layer, lambda _: s.merge_cosine)(s),
+                read_min_cosine=_cluster_floor(layer, s),
                 candidates=s.candidates,
                 batch=s.batch,
                 exact_max=s.exact_scope_max,
             )
             pairs = sorted(
-                {(min(a, b), max(a, b), round(c, 6)) for a, found in near.graph.items() for b, c in found if c > s.merge_cosine},
+                {
+                    (min(a, b), max(a, b), round(c, 6))
+                    for a, found in near.graph.items()
+                    for b, c in found
+                    if c > s.merge_cosine
+                },
                 key=lambda p: (-p[2], p[0], p[1]),
             )
             if not pairs:
                 continue
-            rows = self._store.members(sorted({i for p in pairs for i in p[:2]}), "semantic", vectors=near.vectors)
+            rows = self._store.members(
+                sorted({i for p in pairs for i in p[:2]}), "semantic", vectors=near.vectors
+            )
             gone: set[str] = set()
             batch: list[tuple[str, str, float]] = []
             busy: set[str] = set()

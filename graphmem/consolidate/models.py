@@ -14,7 +14,9 @@ RunStatus = Literal["succeeded", "failed", "busy"]
 class ConsolidateRequest(BaseModel):
     """Which jobs to run now (all three when omitted), overdue or not."""
 
-    jobs: list[JobName] | None = Field(default=None, min_length=1, description="nightly, weekly and/or monthly")
+    jobs: list[JobName] | None = Field(
+        default=None, min_length=1, description="nightly, weekly and/or monthly"
+    )
 
 
 class JobRunRecord(BaseModel):
@@ -71,6 +73,8 @@ class HealthDetail(BaseModel):
     by_layer: dict[str, dict[str, int]] = Field(description="layer -> status -> memories")
     by_category: dict[str, dict[str, int]] = Field(description="category -> status -> memories")
     staleness: dict[str, int] = Field(description="active memories by time since last use")
-    growth: list[dict[str, int | str]] = Field(description="memories created per week, per layer, oldest first")
+    growth: list[dict[str, int | str]] = Field(
+        description="memories created per week, per layer, oldest first"
+    )
     jobs: list[JobState]
     recent_runs: list[JobRunRecord]

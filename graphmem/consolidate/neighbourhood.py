@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -65,14 +65,24 @@ def shared_knn(
     cached: Neighbourhood | None = ctx.neighbourhoods.get(layer)
     if cached is None or cached.k < k or cached.min_cosine > min_cosine:
         cached = knn_graph(
-            store, seeds, ctx, step, layer=layer, k=max(k, read_k), candidates=candidates,
-            min_cosine=min(min_cosine, read_min_cosine), batch=batch, exact_max=exact_max,
+            store,
+            seeds,
+            ctx,
+            step,
+            layer=layer,
+            k=max(k, read_k),
+            candidates=candidates,
+            min_cosine=min(min_cosine, read_min_cosine),
+            batch=batch,
+            exact_max=exact_max,
         )
         ctx.neighbourhoods[layer] = cached
     return cached.narrowed(k, min_cosine, ctx.retired)
 
 
-def exact_knn(ids: list[str], vectors: np.ndarray, k: int, min_cosine: float, rows: Iterable[int]) -> Neighbours:
+def exact_knn(
+    ids: list[str], vectors: np.ndarray, k: int, min_cosine: float, rows: Iterable[int]
+) -> Neighbours:
     """Exact k nearest (cosine of unit vectors) of the given rows among all ``ids``."""
     out: Neighbours = {}
     wanted = list(rows)
@@ -81,7 +91,9 @@ def exact_knn(ids: list[str], vectors: np.ndarray, k: int, min_cosine: float, ro
         sims = vectors[block] @ vectors.T
         for r, row in zip(block, sims, strict=True):
             row[r] = -2.0
-            top = np.argpartition(-row, min(k, len(row) - 1))[: k + 1] if len(row) > k else np.arange(len(row))
+            top = (
+                np.argpartition(-row, min(k, len(row) - 1))[: k + 1] if len(row) > k else np.arange(len(row))
+            )
             ranked = sorted(((float(row[j]), ids[j]) for j in top if row[j] >= min_cosine), reverse=True)[:k]
             out[ids[r]] = [(i, c) for c, i in ranked]
     return out
@@ -124,7 +136,9 @@ def knn_graph(
         ctx.progress(step, len(graph), None)
 
     if large:  # the share of the layer in these scopes sets how many candidates survive the filter
-        share = sum(sizes[s] for s in by_scope if sizes.get(s, 0) > exact_max) / max(1, store.layer_size(layer, status))
+        share = sum(sizes[s] for s in by_scope if sizes.get(s, 0) > exact_max) / max(
+            1, store.layer_size(layer, status)
+        )
         candidates = min(candidates, max(k + 1, math.ceil(1.5 * (k + 1) / max(share, 1e-6))))
 
     def one(chunk: list[str]) -> tuple[list[str], Neighbours]:

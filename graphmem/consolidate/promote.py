@@ -106,7 +106,9 @@ class Promotion:
         for start in range(0, len(clusters), DETAIL_PAGE // 4):
             page = clusters[start : start + DETAIL_PAGE // 4]
             ids = [m for c in page for m in c.members]
-            rows = self._store.members(ids, lay.target_layer, "insight" if lay.archived else "cluster", near.vectors)
+            rows = self._store.members(
+                ids, lay.target_layer, "insight" if lay.archived else "cluster", near.vectors
+            )
             self._write(ctx, page, rows)
             ctx.heartbeat()
             ctx.progress(lay.step, min(start + len(page), len(clusters)), len(clusters))

@@ -41,7 +41,10 @@ class Reembedding:
             if not rows:
                 break
             vectors = self._embedder.embed([r["text"] for r in rows])
-            payload = [{"id": r["id"], "embedding": [float(x) for x in v]} for r, v in zip(rows, vectors, strict=True)]
+            payload = [
+                {"id": r["id"], "embedding": [float(x) for x in v]}
+                for r, v in zip(rows, vectors, strict=True)
+            ]
             done += self._store.set_embeddings(payload, self.model)
             after = rows[-1]["id"]
             ctx.heartbeat()

@@ -31,7 +31,13 @@ class CategorySummaries:
             top = row["top"]
             text = category_summary(row["category"], int(row["items"]), [m["text"] for m in top])
             changed = self._store.upsert_summary(
-                row["scope"], row["category"], str(uuid.uuid4()), text, int(row["items"]), [m["id"] for m in top], ctx.now
+                row["scope"],
+                row["category"],
+                str(uuid.uuid4()),
+                text,
+                int(row["items"]),
+                [m["id"] for m in top],
+                ctx.now,
             )
             ctx.counts["summaries"] += int(changed)
             keep.append([row["scope"], row["category"]])

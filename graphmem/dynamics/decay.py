@@ -34,8 +34,8 @@ def decayed_strength(
 ) -> float:
     """The strength now of a memory last accessed at ``last_access`` (pinned memories never fade).
 
-    ``fade`` is C1's γ for an episode distilled into a semantic memory: its stability is
-    multiplied by γ, so the more central the episode was to its cluster, the faster it fades
+    ``fade`` is C1's gamma for an episode distilled into a semantic memory: its stability is
+    multiplied by gamma, so the more central the episode was to its cluster, the faster it fades
     from now on, while the summary carries what it said.
     """
     if pinned:

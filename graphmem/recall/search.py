@@ -112,7 +112,7 @@ def evidence_first(
         dropped |= redundant
     summary_of = {s: d for d in dropped for s in lineage.get(d, set())}
     return [
-        (m, score, reasons + [f"summarised as {summary_of[m]}"] if m in summary_of else reasons)
+        (m, score, [*reasons, f"summarised as {summary_of[m]}"] if m in summary_of else reasons)
         for m, score, reasons in chosen
     ]
 

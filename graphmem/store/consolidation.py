@@ -157,7 +157,10 @@ class ConsolidationStore:
             for row in self._executor.read("consolidate/memory_vectors", ids=missing):
                 known[row["id"]] = np.asarray(row["embedding"], dtype=np.float32)
         rows = self._executor.read(
-            "consolidate/member_details", ids=list(ids), derived_layer=derived_layer, derived_kind=derived_kind
+            "consolidate/member_details",
+            ids=list(ids),
+            derived_layer=derived_layer,
+            derived_kind=derived_kind,
         )
         out: dict[str, MemberRow] = {}
         for raw in rows:
@@ -184,7 +187,9 @@ class ConsolidationStore:
         """Pages of archived memories of ``layer`` that no insight summarises yet."""
         after = ""
         while True:
-            rows = self._executor.read("consolidate/archived_to_summarise", layer=layer, after=after, page=page)
+            rows = self._executor.read(
+                "consolidate/archived_to_summarise", layer=layer, after=after, page=page
+            )
             if not rows:
                 return
             yield [(r["id"], r["scope"]) for r in rows]
@@ -218,7 +223,9 @@ class ConsolidationStore:
         )
         return {r["id"]: int(r["sources"]) for r in rows}
 
-    def attach(self, attachments: Sequence[tuple[str, Sequence[SourceLink]]], now: datetime, run_id: str) -> int:
+    def attach(
+        self, attachments: Sequence[tuple[str, Sequence[SourceLink]]], now: datetime, run_id: str
+    ) -> int:
         """Add sources to existing derived memories (one transaction); returns how many were new."""
         if not attachments:
             return 0
@@ -230,7 +237,9 @@ class ConsolidationStore:
         )
         return int(rows[0]["attached"] or 0) if rows else 0
 
-    def merge(self, pairs: Sequence[tuple[str, str, float]], now: datetime, run_id: str) -> list[tuple[str, str]]:
+    def merge(
+        self, pairs: Sequence[tuple[str, str, float]], now: datetime, run_id: str
+    ) -> list[tuple[str, str]]:
         """Merge each (winner, loser, cosine) in one transaction; returns the pairs that still qualified."""
         if not pairs:
             return []
@@ -262,7 +271,14 @@ class ConsolidationStore:
         return self._executor.read("consolidate/category_members", per_category=per_category)
 
     def upsert_summary(
-        self, scope: str, category: str, summary_id: str, text: str, items: int, member_ids: list[str], now: datetime
+        self,
+        scope: str,
+        category: str,
+        summary_id: str,
+        text: str,
+        items: int,
+        member_ids: list[str],
+        now: datetime,
     ) -> bool:
         """Write one category summary; True when its text or count changed."""
         rows = self._executor.write(
@@ -287,13 +303,17 @@ class ConsolidationStore:
 
     def snapshots_before(self, before: datetime) -> dict[str, Row]:
         """Per scope, the newest priority snapshot taken at or before ``before``."""
-        return {r["scope"]: native(r) for r in self._executor.read("consolidate/snapshot_before", before=before)}
+        return {
+            r["scope"]: native(r) for r in self._executor.read("consolidate/snapshot_before", before=before)
+        }
 
     def save_snapshots(self, rows: list[dict[str, Any]], now: datetime, run_id: str) -> int:
         """Record priority snapshots; returns how many."""
         if not rows:
             return 0
-        result = self._executor.write("consolidate/create_priority_snapshots", rows=rows, now=now, run_id=run_id)
+        result = self._executor.write(
+            "consolidate/create_priority_snapshots", rows=rows, now=now, run_id=run_id
+        )
         return int(result[0]["snapshots"])
 
     def to_reembed(self, model: str, after: str, page: int) -> list[Row]:

@@ -66,7 +66,10 @@ class JobStore:
         error: str | None,
     ) -> None:
         """Record how the run ended; a success moves the job's watermark to the run's start."""
-        main = {k: int(counts.get(k, 0)) for k in ("merged", "promoted", "extracted", "archived", "insights", "errors")}
+        main = {
+            k: int(counts.get(k, 0))
+            for k in ("merged", "promoted", "extracted", "archived", "insights", "errors")
+        }
         self._executor.write(
             "jobs/finish_job_run",
             job=job,

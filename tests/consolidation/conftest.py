@@ -45,7 +45,9 @@ def sleep_target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Neo4jTarg
 
 @pytest.fixture(scope="session")
 def sleep_driver(sleep_target: Neo4jTarget) -> Iterator[neo4j.Driver]:
-    driver = neo4j.GraphDatabase.driver(sleep_target.uri, auth=(sleep_target.user, sleep_target.password),
+    driver = neo4j.GraphDatabase.driver(
+        sleep_target.uri,
+        auth=(sleep_target.user, sleep_target.password),
         notifications_min_severity="OFF",
     )
     yield driver

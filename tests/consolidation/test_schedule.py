@@ -1,4 +1,5 @@
-"""C8 and C4-C7: jobs on schedule under a graph lock, archiving by TTL, cold storage, summaries, drift, re-embedding."""
+"""C8 and C4-C7: jobs on schedule under a graph lock, archiving by TTL, cold storage, summaries,
+drift, re-embedding."""
 
 from __future__ import annotations
 
@@ -84,7 +85,9 @@ def test_unused_memories_archive_by_category_ttl_then_go_cold(
     assert {sleeper.get(m.id).status for m in hobby} == {"cold"}
 
 
-def test_category_summaries_and_priority_drift(sleeper: Memory, sleep_driver: neo4j.Driver, clock: MovableClock) -> None:
+def test_category_summaries_and_priority_drift(
+    sleeper: Memory, sleep_driver: neo4j.Driver, clock: MovableClock
+) -> None:
     sleeper.remember_batch(
         [
             MemoryInput(text=t, scope=SCOPE, categories=["work"])
@@ -98,7 +101,9 @@ def test_category_summaries_and_priority_drift(sleeper: Memory, sleep_driver: ne
     )
     first = sleeper.consolidate(["weekly"]).runs[0]
     assert first.counts["summaries"] >= 1 and first.counts["drift_first_snapshot"] == 1
-    summary = cypher(sleep_driver, "MATCH (s:CategorySummary {category: 'work'}) RETURN s.text AS text, s.item_count AS n")
+    summary = cypher(
+        sleep_driver, "MATCH (s:CategorySummary {category: 'work'}) RETURN s.text AS text, s.item_count AS n"
+    )
     assert summary[0]["n"] == 4 and "roadmap" in str(summary[0]["text"])
     clock.advance(days=31)
     sleeper.remember_batch(
@@ -118,14 +123,20 @@ def test_category_summaries_and_priority_drift(sleeper: Memory, sleep_driver: ne
     )
     second = sleeper.consolidate(["weekly"]).runs[0]
     assert second.counts["drift_deliberate_pivot"] == 1
-    snap = cypher(sleep_driver, "MATCH (p:PrioritySnapshot) RETURN p.drift AS drift, p.gained AS gained ORDER BY p.taken_at DESC LIMIT 1")
+    snap = cypher(
+        sleep_driver,
+        "MATCH (p:PrioritySnapshot) RETURN p.drift AS drift, p.gained AS gained "
+        "ORDER BY p.taken_at DESC LIMIT 1",
+    )
     assert snap[0] == {"drift": "deliberate_pivot", "gained": "hobby"}
 
 
 def test_reembedding_when_the_model_changed(sleeper: Memory, sleep_driver: neo4j.Driver) -> None:
     kept = sleeper.remember("The office moved to the fourth floor.", scope=SCOPE).memory
     sleep_driver.execute_query("MATCH (m:Memory) SET m.embedding = [x IN m.embedding | 0.0 - x]")
-    sleep_driver.execute_query("MATCH (g:GraphmemMeta {key: 'embedding_model'}) SET g.value = 'old-model@384'")
+    sleep_driver.execute_query(
+        "MATCH (g:GraphmemMeta {key: 'embedding_model'}) SET g.value = 'old-model@384'"
+    )
     sleeper._ready = False
     assert sleeper.health().status == "degraded"
     run = sleeper.consolidate(["monthly"]).runs[0]
@@ -137,7 +148,9 @@ def test_reembedding_when_the_model_changed(sleeper: Memory, sleep_driver: neo4j
 def test_writes_during_consolidation_are_neither_lost_nor_duplicated(sleeper: Memory) -> None:
     from bench.planted_corpus import planted_corpus
 
-    sleeper.remember_batch([MemoryInput(text=e.text, scope=SCOPE) for e in planted_corpus(topics=10, per_topic=10, noise=0)])
+    sleeper.remember_batch(
+        [MemoryInput(text=e.text, scope=SCOPE) for e in planted_corpus(topics=10, per_topic=10, noise=0)]
+    )
     texts = [f"Concurrent note {i}: the parcel number is {1000 + i * 37}." for i in range(40)]
     written: list[str] = []
     errors: list[BaseException] = []
@@ -179,7 +192,9 @@ def test_rest_consolidate_and_health_report(sleeper: Memory) -> None:
 
 
 def test_heartbeat_runs_overdue_jobs_at_startup(sleeper: Memory) -> None:
-    with TestClient(create_app(sleeper, flush_idle_minutes=None, consolidation_heartbeat=timedelta(hours=1))) as client:
+    with TestClient(
+        create_app(sleeper, flush_idle_minutes=None, consolidation_heartbeat=timedelta(hours=1))
+    ) as client:
         for _ in range(200):
             jobs = client.get("/v1/health/report").json()["jobs"]
             if all(j["last_run_at"] for j in jobs):

@@ -23,7 +23,8 @@ def _plant(memory: Memory, topics: int = 8, per_topic: int = 10, noise: int = 6)
 def _lineage(driver: neo4j.Driver) -> dict[str, list[str]]:
     rows = cypher(
         driver,
-        "MATCH (s:SemanticMemory {status: 'active'})-[:DERIVED_FROM]->(e:EpisodicMemory) RETURN s.id AS s, e.id AS e",
+        "MATCH (s:SemanticMemory {status: 'active'})-[:DERIVED_FROM]->(e:EpisodicMemory) "
+        "RETURN s.id AS s, e.id AS e",
     )
     out: dict[str, list[str]] = defaultdict(list)
     for row in rows:
@@ -55,7 +56,7 @@ def test_nightly_distils_planted_topics_with_lineage(sleeper: Memory, sleep_driv
     for semantic, sources in lineage.items():
         assert len(sources) >= 3
         assert len({topic_of[s] for s in sources}) == 1, f"{semantic} mixes topics"
-    # Sources fade by centrality: γ = 0.5 + 0.4·(1 − similarity to the centroid) on their stability.
+    # Sources fade by centrality: gamma = 0.5 + 0.4·(1 - similarity to the centroid) on their stability.
     fades = cypher(
         sleep_driver,
         "MATCH (:SemanticMemory)-[d:DERIVED_FROM]->(e) RETURN e.fade AS fade, d.similarity AS sim",
@@ -76,7 +77,9 @@ def test_second_run_changes_nothing(sleeper: Memory, sleep_driver: neo4j.Driver,
     clock.advance(minutes=5)
     second = sleeper.consolidate()
     assert all(r.status == "succeeded" for r in second.runs)
-    changed = {k: v for k, v in second.counts.items() if v and not k.startswith(("seen_", "drift_", "snapshots"))}
+    changed = {
+        k: v for k, v in second.counts.items() if v and not k.startswith(("seen_", "drift_", "snapshots"))
+    }
     assert changed == {}, changed
     assert _graph_state(sleep_driver) == before
 
@@ -91,7 +94,8 @@ def test_merge_keeps_contradictions_and_scopes_apart(sleeper: Memory, sleep_driv
     assert report.runs[0].counts["merged"] == 1
     rows = cypher(
         sleep_driver,
-        "MATCH (w:Memory)-[s:SUPERSEDES {reason: 'merged'}]->(l:SupersededMemory) RETURN w.id AS w, l.id AS l, "
+        "MATCH (w:Memory)-[s:SUPERSEDES {reason: 'merged'}]->(l:SupersededMemory) "
+        "RETURN w.id AS w, l.id AS l, "
         "l.status AS status, w.importance AS importance",
     )
     assert len(rows) == 1
@@ -100,16 +104,26 @@ def test_merge_keeps_contradictions_and_scopes_apart(sleeper: Memory, sleep_driv
     assert sleeper.get(other.id).status == "active"
     places = cypher(sleep_driver, "MATCH (m:Memory) WHERE m.text STARTS WITH 'Alice' RETURN m.status AS s")
     assert [r["s"] for r in places].count("active") >= 1
-    assert cypher(sleep_driver, "MATCH ()-[s:SUPERSEDES {reason: 'merged'}]->(m) WHERE m.text STARTS WITH 'Alice' RETURN m") == []
+    assert (
+        cypher(
+            sleep_driver,
+            "MATCH ()-[s:SUPERSEDES {reason: 'merged'}]->(m) WHERE m.text STARTS WITH 'Alice' RETURN m",
+        )
+        == []
+    )
 
 
-def test_new_episodes_join_their_existing_semantic_memory(sleeper: Memory, sleep_driver: neo4j.Driver, clock: MovableClock) -> None:
+def test_new_episodes_join_their_existing_semantic_memory(
+    sleeper: Memory, sleep_driver: neo4j.Driver, clock: MovableClock
+) -> None:
     topic_of = _plant(sleeper, topics=3, per_topic=8, noise=0)
     sleeper.consolidate(["nightly"])
     before = _lineage(sleep_driver)
     clock.advance(days=1)
     corpus = planted_corpus(topics=3, per_topic=20, noise=0, seed=11)
-    texts = {e.text for e in corpus} - {r["t"] for r in cypher(sleep_driver, "MATCH (m:Memory) RETURN m.text AS t")}
+    texts = {e.text for e in corpus} - {
+        r["t"] for r in cypher(sleep_driver, "MATCH (m:Memory) RETURN m.text AS t")
+    }
     late = [e for e in corpus if e.text in texts][:6]
     for e in late:
         r = sleeper.remember(e.text, scope=SCOPE)

@@ -1,4 +1,4 @@
-"""Pure parts of consolidation: density clusters, fading, merge choice, drift, TTLs, extractive distillation."""
+"""Pure parts of consolidation: density clusters, fading, merge choice, drift, TTLs, distillation."""
 
 from __future__ import annotations
 
@@ -32,7 +32,9 @@ def test_density_clusters_follow_dbscan_core_and_border_rules() -> None:
 
 def test_density_clusters_are_deterministic() -> None:
     neighbours = {str(i): [(str((i + 1) % 6), 0.8), (str((i + 5) % 6), 0.8)] for i in range(6)}
-    assert density_clusters(neighbours, 0.35, 3) == density_clusters(dict(reversed(neighbours.items())), 0.35, 3)
+    assert density_clusters(neighbours, 0.35, 3) == density_clusters(
+        dict(reversed(neighbours.items())), 0.35, 3
+    )
 
 
 def test_fade_factor_fades_central_members_most() -> None:
@@ -48,8 +50,19 @@ def test_centroid_is_unit_length() -> None:
 
 def _row(i: str, text: str, confidence: float = 0.8, pinned: bool = False) -> MemberRow:
     return MemberRow(
-        i, "/", text, np.zeros(3, dtype=np.float32), "active", [], 0.5, confidence, 1.0,
-        datetime(2026, 1, 1, tzinfo=UTC), pinned, None, (),
+        i,
+        "/",
+        text,
+        np.zeros(3, dtype=np.float32),
+        "active",
+        [],
+        0.5,
+        confidence,
+        1.0,
+        datetime(2026, 1, 1, tzinfo=UTC),
+        pinned,
+        None,
+        (),
     )
 
 
@@ -57,7 +70,10 @@ def test_merge_keeps_the_more_informative_text_and_never_merges_conflicts() -> N
     short = _row("a", "I love hiking.")
     long = _row("b", "I really love hiking in the mountains.")
     assert choose(short, long, 0.9) == (long, short)  # the short one adds nothing: the long one stays
-    assert choose(_row("d", "I love hiking in the Alps."), _row("e", "I love hiking with my dog Rex."), 0.9) is None
+    assert (
+        choose(_row("d", "I love hiking in the Alps."), _row("e", "I love hiking with my dog Rex."), 0.9)
+        is None
+    )
     close = _row("c", "I really love hiking!")
     pick = choose(short, close, 0.9)
     assert pick is not None and pick[0].id == "c"
@@ -72,7 +88,9 @@ def test_drift_verdicts() -> None:
     assert classify({"work": 1.0, "hobby": 1.0}, {"work": 1.05, "hobby": 1.0}).drift == "stable"
     assert classify({"work": 1.0, "hobby": 1.0}, {"work": 3.0, "hobby": 1.0}).drift == "gradual_drift"
     assert classify({"work": 1.0}, {"hobby": 1.0}).drift == "deliberate_pivot"
-    verdict = classify({"work": 1.0, "decision": 0.5}, {"work": 1.0, "decision": 1.0}, frozenset({"decision"}))
+    verdict = classify(
+        {"work": 1.0, "decision": 0.5}, {"work": 1.0, "decision": 1.0}, frozenset({"decision"})
+    )
     assert verdict.drift == "deliberate_pivot" and verdict.gained == "decision"
 
 
@@ -104,7 +122,13 @@ def test_adjusted_rand_index() -> None:
 def test_a_derived_memory_gives_its_slot_to_its_own_sources() -> None:
     from graphmem.recall.search import evidence_first
 
-    ordered = [("summary", 0.9, []), ("src1", 0.8, []), ("other", 0.7, []), ("src2", 0.6, []), ("more", 0.5, [])]
+    ordered = [
+        ("summary", 0.9, []),
+        ("src1", 0.8, []),
+        ("other", 0.7, []),
+        ("src2", 0.6, []),
+        ("more", 0.5, []),
+    ]
     lineage = {"summary": {"src1", "src2"}}
     picked = evidence_first(ordered, lineage, 3)
     assert [m for m, _, _ in picked] == ["src1", "other", "src2"]
@@ -127,7 +151,9 @@ def test_episodes_on_different_days_never_merge() -> None:
     from datetime import timedelta
 
     monday = _row("a", "I went running in the park.")
-    friday = replace(_row("b", "I went running in the park!"), occurred_at=monday.occurred_at + timedelta(days=4))
+    friday = replace(
+        _row("b", "I went running in the park!"), occurred_at=monday.occurred_at + timedelta(days=4)
+    )
     assert choose(monday, friday, 0.99) is None
     assert choose(replace(monday, layer="semantic"), replace(friday, layer="semantic"), 0.99) is not None
 
