@@ -17,7 +17,7 @@ import os
 import socket
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import get_args
@@ -38,7 +38,7 @@ from graphmem.errors import DatabaseUnavailableError, JobLockLostError
 from graphmem.llm.base import LLM
 from graphmem.store.consolidation import ConsolidationStore
 from graphmem.store.executor import QueryExecutor
-from graphmem.store.jobs import JobStore
+from graphmem.store.jobs import JobState, JobStore
 
 log = logging.getLogger(__name__)
 
@@ -92,10 +92,12 @@ class Consolidator:
         """Where job state lives (for the health report)."""
         return self._jobs
 
-    def overdue(self, now: datetime | None = None) -> list[JobName]:
-        """Jobs never run, or whose last run is older than their interval."""
+    def overdue(
+        self, now: datetime | None = None, known: Mapping[str, JobState] | None = None
+    ) -> list[JobName]:
+        """Jobs never run, or whose last run is older than their interval (``known``: the jobs as read)."""
         now = now or self._clock.now()
-        known = self._jobs.jobs()
+        known = self._jobs.jobs() if known is None else known
         due: list[JobName] = []
         for name in JOBS:
             state = known.get(name)

@@ -16,7 +16,7 @@ def health_detail(store: ConsolidationStore, consolidator: Consolidator, recent:
     """The health report as of now."""
     now = consolidator.clock_now()
     since = now - timedelta(weeks=GROWTH_WEEKS)
-    counts, staleness, growth = store.health_rows(now, since)
+    layers, counts, staleness, growth = store.health_rows(now, since)
     totals: dict[str, int] = {}
     by_layer: dict[str, dict[str, int]] = {}
     by_category: dict[str, dict[str, int]] = {}
@@ -24,7 +24,7 @@ def health_detail(store: ConsolidationStore, consolidator: Consolidator, recent:
         status, category, n = row["status"], row["category"], int(row["n"])
         by_category.setdefault(category, {}).setdefault(status, 0)
         by_category[category][status] += n
-    for row in store.layer_status_counts():
+    for row in layers:
         layer, status, n = row["layer"], row["status"], int(row["n"])
         by_layer.setdefault(layer, {})[status] = n
         totals[status] = totals.get(status, 0) + n
@@ -37,7 +37,7 @@ def health_detail(store: ConsolidationStore, consolidator: Consolidator, recent:
         entry = weeks.setdefault(week, {"week_start": (since + timedelta(weeks=week)).date().isoformat()})
         entry[row["layer"]] = int(row["n"])
     states = consolidator.jobs_store.jobs()
-    due = set(consolidator.overdue(now))
+    due = set(consolidator.overdue(now, states))
     jobs = []
     for name in JOBS:
         state = states.get(name)

@@ -330,15 +330,14 @@ class ConsolidationStore:
 
     # Health report.
 
-    def layer_status_counts(self) -> list[Row]:
-        """Memories by layer and status."""
-        return self._executor.read("consolidate/health_layers")
+    def health_rows(
+        self, now: datetime, since: datetime
+    ) -> tuple[list[Row], list[Row], list[Row], list[Row]]:
+        """In one read: counts by layer/status, by category/status, staleness buckets, weekly growth."""
 
-    def health_rows(self, now: datetime, since: datetime) -> tuple[list[Row], list[Row], list[Row]]:
-        """Counts by layer/status/category, staleness buckets, and weekly growth since ``since``."""
-
-        def work(tx: Any) -> tuple[list[Row], list[Row], list[Row]]:
+        def work(tx: Any) -> tuple[list[Row], list[Row], list[Row], list[Row]]:
             return (
+                tx.run("consolidate/health_layers"),
                 tx.run("consolidate/health_counts"),
                 tx.run("consolidate/health_staleness", now=now),
                 tx.run("consolidate/health_growth", since=since),
