@@ -201,6 +201,7 @@ def scale(embedder: Embedder, sizes: list[int], per_scope: int) -> None:
                 scopes=scopes,
                 seconds=round(timings[n], 1),
                 status=run.status,
+                step_seconds={k: round(v / 1000, 1) for k, v in run.step_ms.items()},
                 counts={k: v for k, v in run.counts.items() if v},
             )
     if len(timings) > 1:

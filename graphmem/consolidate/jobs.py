@@ -148,11 +148,13 @@ class Consolidator:
             renewed[0] = time.monotonic()
 
         ctx = RunContext(run_id, job, now, since, heartbeat, progress)
+        step_ms: dict[str, int] = {}
         status: RunStatus = "succeeded"
         error: str | None = None
         try:
             self._jobs.start_run(job, run_id, self._owner, now, since, trigger)
             for step, work in self._steps(job):
+                step_started = time.monotonic()
                 try:
                     work(ctx)
                 except (DatabaseUnavailableError, JobLockLostError):
@@ -161,13 +163,15 @@ class Consolidator:
                     log.exception("consolidation step %s of %s failed", step, job)
                     ctx.counts["errors"] += 1
                     status, error = "failed", f"{step}: {type(e).__name__}: {e}"
+                finally:
+                    step_ms[step] = int((time.monotonic() - step_started) * 1000)
         except (DatabaseUnavailableError, JobLockLostError) as e:
             status, error = "failed", str(e)
             ctx.counts["errors"] += 1
         duration_ms = int((time.monotonic() - started) * 1000)
         finished = self._clock.now()
         try:
-            self._jobs.finish_run(job, run_id, status, finished, duration_ms, ctx.counts, error)
+            self._jobs.finish_run(job, run_id, status, finished, duration_ms, ctx.counts, step_ms, error)
         except DatabaseUnavailableError as e:
             log.warning("could not record the end of %s run %s: %s", job, run_id, e)
         finally:
@@ -182,6 +186,7 @@ class Consolidator:
             finished_at=finished,
             duration_ms=duration_ms,
             counts=dict(ctx.counts),
+            step_ms=step_ms,
             llm_calls=ctx.llm_calls,
             cost_usd=round(ctx.cost_usd, 6),
             error=error,

@@ -33,6 +33,9 @@ class JobRunRecord(BaseModel):
         default_factory=dict,
         description="merged, promoted, extracted, archived, insights, cold, schemas, summaries, errors...",
     )
+    step_ms: dict[str, int] = Field(
+        default_factory=dict, description="how long each step of the run took, in milliseconds"
+    )
     llm_calls: int = 0
     cost_usd: float = 0.0
     error: str | None = None

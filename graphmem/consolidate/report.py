@@ -63,6 +63,7 @@ def health_detail(store: ConsolidationStore, consolidator: Consolidator, recent:
             finished_at=r.get("finished_at"),
             duration_ms=int(r.get("duration_ms") or 0),
             counts={k: int(v) for k, v in r["counts"].items()},
+            step_ms={k: int(v) for k, v in r["step_ms"].items()},
             error=r.get("error") if r["status"] != "running" else "running",
         )
         for r in consolidator.jobs_store.recent_runs(recent)

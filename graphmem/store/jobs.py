@@ -63,6 +63,7 @@ class JobStore:
         now: datetime,
         duration_ms: int,
         counts: Mapping[str, int],
+        step_ms: Mapping[str, int],
         error: str | None,
     ) -> None:
         """Record how the run ended; a success moves the job's watermark to the run's start."""
@@ -79,6 +80,7 @@ class JobStore:
             duration_ms=duration_ms,
             counts=main,
             counts_json=json.dumps(dict(counts), sort_keys=True),
+            step_ms_json=json.dumps(dict(step_ms)),
             error=error,
         )
 
@@ -105,5 +107,7 @@ class JobStore:
             row: Row = native(raw)
             counts = row.pop("counts_json", None)
             row["counts"] = json.loads(counts) if counts else {}
+            steps = row.pop("step_ms_json", None)
+            row["step_ms"] = json.loads(steps) if steps else {}
             runs.append(row)
         return runs

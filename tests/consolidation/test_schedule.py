@@ -34,6 +34,8 @@ def test_overdue_jobs_catch_up_and_then_wait_for_their_interval(sleeper: Memory,
     report = sleeper.health_report()
     assert {j.name: j.overdue for j in report.jobs} == {"nightly": False, "weekly": False, "monthly": False}
     assert report.recent_runs[0].job in {"nightly", "weekly"}
+    nightly = next(r for r in report.recent_runs if r.job == "nightly")
+    assert list(nightly.step_ms) == ["extract", "C3 merge", "C1 episodic→semantic"]
 
 
 def test_a_job_locked_by_another_process_is_busy_until_its_lease_expires(
