@@ -1,24 +1,31 @@
-"""Density clusters over a k-nearest-neighbour graph (DBSCAN's rule, on networkx), and cluster geometry.
+"""Density clusters over a k-nearest-neighbour graph (DBSCAN's rule, on igraph), and cluster geometry.
 
 DBSCAN with cosine distance ε and ``min_samples``: a point with at least ``min_samples - 1``
 neighbours within ε is a core point; core points within ε of each other share a cluster; a border
 point joins the cluster of its most similar core neighbour; the rest is noise. Neighbours come from
 the vector index (k per point), so the graph has at most N·k edges.
+
+igraph (C) rather than networkx: on the 50k-memory scale corpus (46k points chained into one
+component) networkx's Louvain split took about 40 s, igraph's Leiden takes under a second.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
-import networkx as nx
+import igraph as ig
 import numpy as np
 from numpy.typing import NDArray
+
+SPLIT_SEED = 7
 
 
 @dataclass(frozen=True)
 class Cluster:
-    """Ids of one cluster's members, core points first in a stable order."""
+    """Ids of one cluster's members, in id order."""
 
     members: tuple[str, ...]
 
@@ -31,47 +38,60 @@ def density_clusters(
     Edges are made symmetric (a neighbour seen from either side counts); only cosines of at least
     ``1 - eps`` count. DBSCAN chains: a long run of pairwise-close points becomes one cluster
     however far its ends are apart. With ``max_size``, a larger cluster is split into its
-    similarity-weighted Louvain communities (seeded, so still deterministic); communities
-    smaller than ``min_samples`` are dropped as noise.
+    similarity-weighted Leiden communities (seeded, so deterministic); communities smaller than
+    ``min_samples`` are dropped as noise.
     """
-    graph: nx.Graph[str] = nx.Graph()
-    graph.add_nodes_from(neighbours)
+    ids = sorted(set(neighbours) | {b for found in neighbours.values() for b, _ in found})
+    index = {m: i for i, m in enumerate(ids)}
     floor = 1.0 - eps
+    weight: dict[tuple[int, int], float] = {}
     for a, found in neighbours.items():
         for b, cosine in found:
             if a != b and cosine >= floor:
-                graph.add_edge(a, b, weight=cosine)
-    core = {n for n in graph if graph.degree(n) + 1 >= min_samples}
-    label: dict[str, int] = {}
-    groups: list[list[str]] = []
-    components = sorted(nx.connected_components(graph.subgraph(core)), key=lambda c: (-len(c), min(c)))
-    for i, component in enumerate(components):
-        groups.append(sorted(component))
-        for node in component:
-            label[node] = i
-    for node in sorted(set(graph) - core):
-        cores = [(graph[node][c]["weight"], c) for c in graph[node] if c in core]
-        if cores:
-            _, best = max(cores, key=lambda wc: (wc[0], wc[1]))
-            groups[label[best]].append(node)
+                i, j = sorted((index[a], index[b]))
+                weight[(i, j)] = max(cosine, weight.get((i, j), cosine))
+    graph = ig.Graph(n=len(ids), edges=list(weight), edge_attrs={"weight": list(weight.values())})
+    adjacency = graph.get_adjlist()
+    core = [v for v, near in enumerate(adjacency) if len(near) + 1 >= min_samples]
+    is_core = set(core)
+    components = graph.induced_subgraph(core).connected_components()
+    groups = sorted(([core[k] for k in c] for c in components), key=lambda g: (-len(g), min(g)))
+    label = {v: i for i, group in enumerate(groups) for v in group}
+    for v, near in enumerate(adjacency):
+        cores = [(weight[(min(u, v), max(u, v))], u) for u in near if u in is_core]
+        if v not in is_core and cores:
+            groups[label[max(cores)[1]]].append(v)
     out: list[Cluster] = []
     for group in groups:
-        parts = _split(graph, group, max_size) if max_size and len(group) > max_size else [sorted(group)]
-        out.extend(Cluster(tuple(p)) for p in parts if len(p) >= min_samples)
+        parts = _split(graph, group, max_size) if max_size and len(group) > max_size else [group]
+        out.extend(Cluster(tuple(sorted(ids[v] for v in p))) for p in parts if len(p) >= min_samples)
     return out
 
 
-def _split(graph: nx.Graph[str], group: list[str], max_size: int) -> list[list[str]]:
-    """Louvain communities of an oversized cluster, split again while still oversized."""
-    sub = graph.subgraph(group)
-    parts: list[list[str]] = []
-    communities = nx.community.louvain_communities(sub, weight="weight", seed=7)
-    if len(communities) == 1:  # indivisible: keep the densest max_size members
-        core = sorted(group, key=lambda n: (-sub.degree(n, weight="weight"), n))[:max_size]
-        return [sorted(core)]
-    for community in sorted(communities, key=lambda c: (-len(c), min(c))):
-        members = sorted(community)
-        parts.extend(_split(graph, members, max_size) if len(members) > max_size else [members])
+@contextmanager
+def _seeded(seed: int) -> Iterator[None]:
+    """igraph's community detection draws from a process-wide generator: seed it for one call."""
+    ig.set_random_number_generator(random.Random(seed))
+    try:
+        yield
+    finally:
+        ig.set_random_number_generator(random)
+
+
+def _split(graph: ig.Graph, group: list[int], max_size: int) -> list[list[int]]:
+    """Leiden communities of an oversized cluster, split again while still oversized."""
+    members = sorted(group)
+    sub = graph.induced_subgraph(members)  # keeps the members' order: sub vertex k is members[k]
+    with _seeded(SPLIT_SEED):
+        found = sub.community_leiden(objective_function="modularity", weights="weight", n_iterations=-1)
+    communities = sorted(([members[k] for k in c] for c in found), key=lambda c: (-len(c), c[0]))
+    if len(communities) == 1:  # indivisible: keep the best-connected max_size members
+        strength = sub.strength(weights="weight")
+        ranked = sorted(range(len(members)), key=lambda k: (-strength[k], members[k]))[:max_size]
+        return [sorted(members[k] for k in ranked)]
+    parts: list[list[int]] = []
+    for community in communities:
+        parts.extend(_split(graph, community, max_size) if len(community) > max_size else [community])
     return parts
 
 
