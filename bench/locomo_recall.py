@@ -6,7 +6,11 @@ supersessions the write path made (it should make almost none on ordinary dialog
 question of categories 1-4 that has evidence and reports recall@5, recall@10 and MRR of the
 evidence turns per category and overall, with REST recall latency. Prints JSON lines.
 
-    python -m bench.locomo_recall [--conversations 10] [--limit-questions 0]
+    python -m bench.locomo_recall [--conversations 10] [--limit-questions 0] [--consolidate]
+
+With --consolidate, every job runs after the first pass and the questions are asked again
+(graphmem_after_consolidation); both passes then recall with reinforce=false, so nothing but
+consolidation changes between them.
 """
 
 from __future__ import annotations
@@ -97,8 +101,13 @@ def evaluate(
     totals: dict[tuple[str, str], dict[str, list[float]]],
     latencies: list[float],
     label: str = "graphmem",
+    reinforce: bool = True,
 ) -> None:
-    """Ask every question with evidence; baselines too when ``embedder`` is given."""
+    """Ask every question with evidence; baselines too when ``embedder`` is given.
+
+    ``reinforce=False`` only looks (recall strengthens nothing), so two passes over the same graph
+    differ only by what happened between them.
+    """
     for sample in data:
         conv = str(sample["sample_id"])
         turns = list(locomo.turns([sample]))
@@ -119,7 +128,9 @@ def evaluate(
             category = CATEGORIES[int(q["category"])]
             question = str(q["question"])
             t0 = time.perf_counter()
-            response = client.post("/v1/recall", json={"query": question, "scope": scope, "limit": 10})
+            response = client.post(
+                "/v1/recall", json={"query": question, "scope": scope, "limit": 10, "reinforce": reinforce}
+            )
             latencies.append((time.perf_counter() - t0) * 1000)
             response.raise_for_status()
             # A semantic memory counts for nothing here: only the dialog turns themselves are evidence.
@@ -171,7 +182,10 @@ def main() -> None:
                 turns=len(turns),
                 seconds=round(time.perf_counter() - started, 1),
             )
-        evaluate(client, data, args.limit_questions, embedder, totals, latencies)
+        # Compared with consolidation, both passes only look: otherwise the second pass would also
+        # see what the first one reinforced, and the difference would not be consolidation's alone.
+        reinforce = not args.consolidate
+        evaluate(client, data, args.limit_questions, embedder, totals, latencies, reinforce=reinforce)
         if args.consolidate:
             started = time.perf_counter()
             response = client.post("/v1/consolidate", json={"jobs": ["nightly", "weekly", "monthly"]})
@@ -179,7 +193,9 @@ def main() -> None:
             for run in response.json()["runs"]:
                 emit(metric="consolidation", job=run["job"], status=run["status"], counts=run["counts"])
             emit(metric="consolidation_seconds", seconds=round(time.perf_counter() - started, 1))
-            evaluate(client, data, args.limit_questions, None, totals, [], "graphmem_after_consolidation")
+            evaluate(
+                client, data, args.limit_questions, None, totals, [], "graphmem_after_consolidation", False
+            )
     for (system, category), metrics in sorted(totals.items()):
         emit(
             metric="locomo_evidence",

@@ -208,7 +208,8 @@ class Memory:
             log.warning("recall proceeds while background writes to %s are still pending", request.scope)
         self.prepare()
         answer = self._recaller.recall(request)
-        self._reinforcer.submit(answer.results)  # D2 + D3, off the request path
+        if request.reinforce:
+            self._reinforcer.submit(answer.results)  # D2 + D3, off the request path
         return answer
 
     def feedback(self, feedback: Feedback) -> FeedbackResult:

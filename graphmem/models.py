@@ -147,6 +147,13 @@ class RecallQuery(BaseModel):
     as_of: UtcDatetime | None = Field(
         default=None, description="Answer with what was believed at this time (default: the current truth)."
     )
+    reinforce: bool = Field(
+        default=True,
+        description=(
+            "Strengthen what is returned (spacing effect, D2/D3). False only looks: for dashboards, "
+            "audits and evaluations that must not change what they measure."
+        ),
+    )
 
 
 class RecallResult(BaseModel):

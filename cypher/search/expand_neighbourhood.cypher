@@ -1,10 +1,10 @@
-// Graph neighbourhood of recall seeds (episode, lineage, belief chain, shared rare entities), filtered.
+// Graph neighbourhood of recall seeds (episode, belief chain, shared rare entities), filtered; lineage (DERIVED_FROM) is handled after ranking, not spread here.
 // mode: read
 UNWIND $seeds AS seed
 MATCH (s:Memory {id: seed})
 CALL {
   WITH s
-  MATCH (s)-[r:NEXT|DERIVED_FROM|SUPERSEDES]-(m:Memory)
+  MATCH (s)-[r:NEXT|SUPERSEDES]-(m:Memory)
   RETURN m, type(r) AS via
   UNION
   WITH s

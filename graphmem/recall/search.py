@@ -29,7 +29,6 @@ LOW_SIMILARITY = 0.25
 HIGH_SIMILARITY = 0.75
 _VIA = {
     "NEXT": "next to a match in its episode",
-    "DERIVED_FROM": "lineage of a match",
     "SUPERSEDES": "belief chain of a match",
     "MENTIONS": "shares an entity with a match",
 }
@@ -62,7 +61,10 @@ def _reason(source: str, cosine: float | None) -> str:
 
 
 LINEAGE_POOL = 6  # candidates per result slot checked for DERIVED_FROM lineage
-VOUCHED_SOURCES = 2  # the best-matching sources a derived memory lifts to its own rank
+# The best-matching sources a derived memory lifts to its own rank. On LoCoMo after consolidation
+# (bench.locomo_recall --consolidate) one keeps evidence recall level with before; more, or
+# spreading to every source through the graph, pushes other evidence out of the top 10.
+VOUCHED_SOURCES = 1
 
 
 def vouched(
@@ -71,8 +73,8 @@ def vouched(
     """A derived memory's best-matching sources rise to just below it, then all are re-sorted.
 
     Consolidation fades the sources of a semantic memory (C1); when that memory answers the
-    query, the episodes it was distilled from are the evidence behind it and rank with it (the
-    ``VOUCHED_SOURCES`` that match the query best, so one cluster does not fill every slot).
+    query, the episode it was distilled from that matches the query best is the evidence behind
+    it and ranks with it (only ``VOUCHED_SOURCES``, so one cluster does not fill every slot).
     """
     score = {m: sc for m, sc, _ in ordered}
     lifted = dict(score)

@@ -40,3 +40,16 @@ def test_pinning_and_retrieval_reinforcement(client: TestClient, memory: Memory,
     after = client.get(f"/v1/memories/{memory_id}").json()
     assert after["access_count"] == 1
     assert after["last_accessed_at"] >= made["memory"]["last_accessed_at"]
+
+
+def test_a_recall_that_only_looks_changes_nothing(client: TestClient, memory: Memory, scope: str) -> None:
+    made = client.post("/v1/memories", json={"text": "Pia's locker code is 4412.", "scope": scope}).json()
+    memory_id = made["memory"]["id"]
+    looked = client.post(
+        "/v1/recall", json={"query": "What is Pia's locker code?", "scope": scope, "reinforce": False}
+    )
+    assert [r["id"] for r in looked.json()["results"]][:1] == [memory_id]
+    memory.settle()
+    after = client.get(f"/v1/memories/{memory_id}").json()
+    assert after["access_count"] == 0
+    assert after["last_accessed_at"] == made["memory"]["last_accessed_at"]

@@ -146,3 +146,26 @@ def test_large_scopes_take_their_neighbours_from_the_vector_index(build, sleep_d
     assert run.status == "succeeded" and run.counts["promoted"] >= 8
     for sources in _lineage(sleep_driver).values():
         assert len({topic_of[s] for s in sources}) == 1
+
+
+def test_a_summary_starts_as_used_as_its_sources(
+    sleeper: Memory, sleep_driver: neo4j.Driver, clock: MovableClock
+) -> None:
+    _plant(sleeper, topics=3, per_topic=8, noise=0)
+    sleeper.recall("hiking", scope=SCOPE, limit=3)  # some sources are used, most never are
+    sleeper.settle()
+    clock.advance(days=2)
+    sleeper.consolidate(["nightly"])
+    rows = cypher(
+        sleep_driver,
+        "MATCH (s:SemanticMemory)-[:DERIVED_FROM]->(e) "
+        "RETURN s.id AS id, s.last_accessed_at AS used, s.strength AS strength, "
+        "s.spaced_access_count AS spaced, max(e.last_accessed_at) AS sources_used, "
+        "max(e.strength) AS sources_strength, max(coalesce(e.spaced_access_count, 0)) AS sources_spaced",
+    )
+    assert rows
+    for row in rows:  # not fresh: a summary of episodes nobody asked about is no stronger than they are
+        assert row["used"] == row["sources_used"]
+        assert row["strength"] == row["sources_strength"]
+        assert row["spaced"] == row["sources_spaced"]
+        assert row["used"].to_native() < clock.now()  # type: ignore[attr-defined]

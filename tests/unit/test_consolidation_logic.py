@@ -146,6 +146,14 @@ def test_a_derived_memory_vouches_for_its_faded_sources() -> None:
     assert [m for m, _, _ in picked] == ["faded", "other"]
 
 
+def test_a_derived_memory_lifts_only_its_best_matching_source() -> None:
+    from graphmem.recall.search import vouched
+
+    ordered = [("summary", 0.9, []), ("other", 0.8, []), ("best", 0.5, []), ("second", 0.45, [])]
+    lifted = vouched(ordered, {"summary": {"best", "second"}})
+    assert [m for m, _, _ in lifted] == ["summary", "best", "other", "second"]
+
+
 def test_episodes_on_different_days_never_merge() -> None:
     from dataclasses import replace
     from datetime import timedelta
