@@ -14,6 +14,7 @@ CALL (c) {
   SET m.text = c.memory.text,
       m.layer = c.memory.layer,
       m.kind = c.memory.kind,
+      m.extractive = c.memory.extractive,
       m.scope = c.memory.scope,
       m.categories = c.memory.categories,
       m.importance = c.memory.importance,

@@ -117,6 +117,7 @@ class Merging:
                 candidates=s.candidates,
                 batch=s.batch,
                 exact_max=s.exact_scope_max,
+                bulk_share=s.bulk_share,
             )
             pairs = sorted(
                 {

@@ -1,11 +1,15 @@
 """The neighbourhood graph of changed memories: the k nearest of each, never all pairs of a large graph.
 
 Neo4j 5.26's vector index cannot filter by scope before ranking, so in a graph of many tenants
-the global top candidates of a memory may hold few of its own scope. Two ways, like recall:
+the global top candidates of a memory may hold few of its own scope. Three ways:
 - a scope small enough (``exact_max`` memories of the layer) is read whole and its exact k
   nearest computed in blocks (cost S·S for a scope of S, bounded by exact_max);
-- a larger scope asks the vector index for ``candidates`` per memory and keeps the k nearest of
-  the same scope (cost N·k).
+- a larger scope where few memories changed (the nightly case) asks Neo4j's vector index for
+  ``candidates`` per changed memory and keeps the k nearest of the same scope (cost N·k);
+- a larger scope where many changed (a first run, an import; at least ``bulk_share`` of it) is
+  read whole once and searched with an in-process HNSW index (faiss; cost S·log S). Neo4j answers
+  vector queries one at a time: on the 50k single-scope scale corpus the per-memory queries took
+  about 170 s, the in-process index under 10 s.
 Changed memories are the seeds; in a large scope their neighbours get their own k nearest too
 (one hop), so a seed joining an older cluster sees that cluster's density.
 """
@@ -25,6 +29,9 @@ from graphmem.store.consolidation import ConsolidationStore, Neighbours
 
 EXACT_BLOCK = 1024
 KNN_THREADS = 2
+LOCAL_MAX = 200_000  # larger scopes always ask Neo4j's index (their vectors would not fit well)
+HNSW_LINKS = 32  # faiss HNSW: links per node, and the search breadth for construction
+HNSW_BUILD_DEPTH = 64
 
 
 @dataclass
@@ -60,6 +67,7 @@ def shared_knn(
     candidates: int,
     batch: int,
     exact_max: int,
+    bulk_share: float,
 ) -> Neighbourhood:
     """The run's neighbourhood of ``layer`` (read once with the wider ``read_*`` bounds), narrowed."""
     cached: Neighbourhood | None = ctx.neighbourhoods.get(layer)
@@ -75,6 +83,7 @@ def shared_knn(
             min_cosine=min(min_cosine, read_min_cosine),
             batch=batch,
             exact_max=exact_max,
+            bulk_share=bulk_share,
         )
         ctx.neighbourhoods[layer] = cached
     return cached.narrowed(k, min_cosine, ctx.retired)
@@ -99,6 +108,32 @@ def exact_knn(
     return out
 
 
+def local_knn(ids: list[str], vectors: np.ndarray, k: int, min_cosine: float) -> Neighbours:
+    """Approximate k nearest (cosine of unit vectors) of every one of ``ids``, from an HNSW graph
+    built here; one thread, so the same vectors always give the same graph."""
+    import faiss  # only large bulk runs need it
+
+    data = np.ascontiguousarray(vectors, dtype=np.float32)
+    threads = faiss.omp_get_max_threads()
+    faiss.omp_set_num_threads(1)
+    try:
+        index = faiss.IndexHNSWFlat(data.shape[1], HNSW_LINKS, faiss.METRIC_INNER_PRODUCT)
+        index.hnsw.efConstruction = HNSW_BUILD_DEPTH
+        index.add(data)
+        index.hnsw.efSearch = max(HNSW_BUILD_DEPTH, 2 * (k + 1))
+        similarities, found = index.search(data, k + 1)
+    finally:
+        faiss.omp_set_num_threads(threads)
+    out: Neighbours = {}
+    for row, (sims, near) in enumerate(zip(similarities, found, strict=True)):
+        ranked = sorted(
+            ((float(c), ids[j]) for c, j in zip(sims, near, strict=True) if j >= 0 and j != row and c >= min_cosine),
+            reverse=True,
+        )[:k]
+        out[ids[row]] = [(i, c) for c, i in ranked]
+    return out
+
+
 def knn_graph(
     store: ConsolidationStore,
     seeds: Iterable[list[tuple[str, str]]],
@@ -111,6 +146,7 @@ def knn_graph(
     min_cosine: float,
     batch: int,
     exact_max: int,
+    bulk_share: float,
     archived: bool = False,
 ) -> Neighbourhood:
     """Neighbours (id -> [(id, cosine)]) of every seed, and of the memories around them."""
@@ -123,20 +159,27 @@ def knn_graph(
     found = Neighbourhood(k=k, min_cosine=min_cosine)
     graph = found.graph
     large: list[str] = []
+    large_scopes: list[str] = []
     for scope in sorted(by_scope):
-        if sizes.get(scope, 0) > exact_max:
+        size = sizes.get(scope, 0)
+        bulk = exact_max < size <= LOCAL_MAX and len(by_scope[scope]) >= bulk_share * size
+        if size > exact_max and not bulk:
             large.extend(by_scope[scope])
+            large_scopes.append(scope)
             continue
         ids, vectors = store.scope_vectors(scope, layer, status)
         if len(ids) < 2:
             continue
-        graph.update(exact_knn(ids, vectors, k, min_cosine, range(len(ids))))
+        if bulk:
+            graph.update(local_knn(ids, vectors, k, min_cosine))
+        else:
+            graph.update(exact_knn(ids, vectors, k, min_cosine, range(len(ids))))
         found.vectors.update(zip(ids, vectors, strict=True))
         ctx.heartbeat()
         ctx.progress(step, len(graph), None)
 
     if large:  # the share of the layer in these scopes sets how many candidates survive the filter
-        share = sum(sizes[s] for s in by_scope if sizes.get(s, 0) > exact_max) / max(
+        share = sum(sizes[s] for s in large_scopes) / max(
             1, store.layer_size(layer, status)
         )
         candidates = min(candidates, max(k + 1, math.ceil(1.5 * (k + 1) / max(share, 1e-6))))

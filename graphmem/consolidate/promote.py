@@ -84,6 +84,7 @@ class Promotion:
                 min_cosine=1.0 - lay.eps,
                 batch=s.batch,
                 exact_max=s.exact_scope_max,
+                bulk_share=s.bulk_share,
                 archived=True,
             )
         else:
@@ -100,6 +101,7 @@ class Promotion:
                 candidates=s.candidates,
                 batch=s.batch,
                 exact_max=s.exact_scope_max,
+                bulk_share=s.bulk_share,
             )
         clusters = density_clusters(near.graph, lay.eps, s.min_cluster, s.max_cluster)
         ctx.counts[f"seen_{lay.counter}_clusters"] += len(clusters)

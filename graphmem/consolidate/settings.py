@@ -22,10 +22,11 @@ class ConsolidationSettings:
     semantic_eps: float = 0.35  # C1: cosine distance between neighbours of a cluster
     schema_eps: float = 0.45  # C2
     min_cluster: int = 3  # members a cluster needs (DBSCAN's min_samples, the point included)
-    max_cluster: int = 50  # a larger (chained) cluster is split into its Louvain communities
+    max_cluster: int = 50  # a larger (chained) cluster is split into its Leiden communities
     neighbours: int = 15  # k nearest per memory: the neighbourhood grows with N·k, never N²
     candidates: int = 60  # ANN candidates fetched per memory before the scope/layer filter
     exact_scope_max: int = 5000  # scopes up to this size get exact neighbourhoods (read whole)
+    bulk_share: float = 0.05  # a larger scope this much changed is read whole into an HNSW index here
     merge_cosine: float = 0.85  # C3
     ttl_days: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_TTL_DAYS))
     default_ttl_days: float = 90.0  # C4: memories with no category in ttl_days

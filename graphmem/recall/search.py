@@ -89,14 +89,19 @@ def vouched(
 
 
 def evidence_first(
-    ordered: list[tuple[str, float, list[str]]], lineage: dict[str, set[str]], limit: int
+    ordered: list[tuple[str, float, list[str]]],
+    lineage: dict[str, set[str]],
+    limit: int,
+    copies: frozenset[str] = frozenset(),
 ) -> list[tuple[str, float, list[str]]]:
     """The best ``limit``, where a derived memory gives its slot up to its own sources.
 
     A semantic memory or schema summarises its sources; when one of them is returned too, the
     summary adds a slot of repetition and takes one from other evidence. So a derived memory is
     returned only when none of its sources is (it then stands in for them), and its sources carry
-    the reason ``summarised as <id>``.
+    the reason ``summarised as <id>``. An extractive summary (``copies``: written offline, it
+    repeats its central source) steps aside for any of its sources among the candidates, since
+    the source it vouched for says the same with its own time and metadata.
     """
     chosen: list[tuple[str, float, list[str]]] = []
     dropped: set[str] = set()
@@ -108,7 +113,8 @@ def evidence_first(
             if entry[0] not in dropped:
                 chosen.append(entry)
         ids = {m for m, _, _ in chosen}
-        redundant = {d for d in ids if lineage.get(d, set()) & ids} - dropped
+        redundant = {d for d in ids if lineage.get(d, set()) & ids or (d in copies and d in lineage)}
+        redundant -= dropped
         if not redundant:
             break
         dropped |= redundant
@@ -220,8 +226,8 @@ class Recaller:
             )
             ordered = self._rank(vector, fulltext, fused, neighbours, query.intent)
             pool_ids = [m for m, _, _ in ordered[: query.limit * LINEAGE_POOL]]
-            lineage = self._search.lineage(tx, pool_ids)
-            ranked = evidence_first(vouched(ordered, lineage), lineage, query.limit)
+            lineage, copies = self._search.lineage(tx, pool_ids)
+            ranked = evidence_first(vouched(ordered, lineage), lineage, query.limit, copies)
             ids = [m for m, _, _ in ranked]
             return _Found(vector, ranked, self._search.fetch(tx, ids), self._search.contradictions(tx, ids))
 

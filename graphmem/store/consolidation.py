@@ -71,6 +71,7 @@ class DerivedMemory:
             "confidence": self.confidence,
             "occurred_at": self.occurred_at,
             "metadata_json": json.dumps(self.metadata, ensure_ascii=False, sort_keys=True),
+            "extractive": bool(self.metadata.get("extractive", False)),
             "embedding": self.embedding,
         }
 

@@ -145,11 +145,14 @@ class SearchStore:
         return {m.id: m for m in records}
 
     @staticmethod
-    def lineage(tx: Transaction, ids: list[str]) -> dict[str, set[str]]:
-        """For each derived memory among ``ids``, its sources among ``ids``."""
+    def lineage(tx: Transaction, ids: list[str]) -> tuple[dict[str, set[str]], frozenset[str]]:
+        """For each derived memory among ``ids``, its sources among ``ids``; and which of those
+        derived memories are extractive (offline copies of a source rather than distilled)."""
         if len(ids) < 2:
-            return {}
-        return {r["derived"]: set(r["sources"]) for r in tx.run("search/lineage_among", ids=ids)}
+            return {}, frozenset()
+        rows = list(tx.run("search/lineage_among", ids=ids))
+        sources = {r["derived"]: set(r["sources"]) for r in rows}
+        return sources, frozenset(r["derived"] for r in rows if r["extractive"])
 
     @staticmethod
     def contradictions(tx: Transaction, ids: list[str]) -> list[tuple[str, str]]:

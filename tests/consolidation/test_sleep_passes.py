@@ -140,7 +140,19 @@ def test_new_episodes_join_their_existing_semantic_memory(
 def test_large_scopes_take_their_neighbours_from_the_vector_index(build, sleep_driver: neo4j.Driver) -> None:  # type: ignore[no-untyped-def]
     from graphmem.consolidate.settings import ConsolidationSettings
 
-    memory = build(ConsolidationSettings(exact_scope_max=0))  # every scope counts as large: the ANN path
+    # Every scope counts as large, and none as changed enough to be read whole: Neo4j's ANN path.
+    memory = build(ConsolidationSettings(exact_scope_max=0, bulk_share=1.01))
+    topic_of = _plant(memory)
+    run = memory.consolidate(["nightly"]).runs[0]
+    assert run.status == "succeeded" and run.counts["promoted"] >= 8
+    for sources in _lineage(sleep_driver).values():
+        assert len({topic_of[s] for s in sources}) == 1
+
+
+def test_a_large_scope_changed_in_bulk_is_indexed_in_process(build, sleep_driver: neo4j.Driver) -> None:  # type: ignore[no-untyped-def]
+    from graphmem.consolidate.settings import ConsolidationSettings
+
+    memory = build(ConsolidationSettings(exact_scope_max=0))  # large, and all of it new: faiss HNSW
     topic_of = _plant(memory)
     run = memory.consolidate(["nightly"]).runs[0]
     assert run.status == "succeeded" and run.counts["promoted"] >= 8

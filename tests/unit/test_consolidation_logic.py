@@ -146,6 +146,18 @@ def test_a_derived_memory_vouches_for_its_faded_sources() -> None:
     assert [m for m, _, _ in picked] == ["faded", "other"]
 
 
+def test_an_extractive_summary_steps_aside_for_a_source_among_the_candidates() -> None:
+    from graphmem.recall.search import evidence_first, vouched
+
+    ordered = [("copy", 0.9, []), ("other", 0.8, []), ("more", 0.7, []), ("source", 0.3, [])]
+    lineage = {"copy": {"source"}}
+    picked = evidence_first(vouched(ordered, lineage), lineage, 2, frozenset({"copy"}))
+    assert [m for m, _, _ in picked] == ["source", "other"]
+    assert picked[0][2] == ["summarised as copy"]
+    distilled = evidence_first(vouched(ordered, lineage), lineage, 1)
+    assert [m for m, _, _ in distilled] == ["copy"]  # a distilled summary stands in for its sources
+
+
 def test_a_derived_memory_lifts_only_its_best_matching_source() -> None:
     from graphmem.recall.search import vouched
 
