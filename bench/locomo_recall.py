@@ -10,7 +10,8 @@ evidence turns per category and overall, with REST recall latency. Prints JSON l
 
 With --consolidate, every job runs after the first pass and the questions are asked again
 (graphmem_after_consolidation); both passes then recall with reinforce=false, so nothing but
-consolidation changes between them.
+consolidation changes between them. A third pass asks for episodic memories only
+(graphmem_after_consolidation_episodic_only): what merging and fading alone did.
 """
 
 from __future__ import annotations
@@ -102,6 +103,7 @@ def evaluate(
     latencies: list[float],
     label: str = "graphmem",
     reinforce: bool = True,
+    layers: list[str] | None = None,
 ) -> None:
     """Ask every question with evidence; baselines too when ``embedder`` is given.
 
@@ -128,9 +130,8 @@ def evaluate(
             category = CATEGORIES[int(q["category"])]
             question = str(q["question"])
             t0 = time.perf_counter()
-            response = client.post(
-                "/v1/recall", json={"query": question, "scope": scope, "limit": 10, "reinforce": reinforce}
-            )
+            body = {"query": question, "scope": scope, "limit": 10, "reinforce": reinforce, "layers": layers}
+            response = client.post("/v1/recall", json=body)
             latencies.append((time.perf_counter() - t0) * 1000)
             response.raise_for_status()
             # A semantic memory counts for nothing here: only the dialog turns themselves are evidence.
@@ -195,6 +196,18 @@ def main() -> None:
             emit(metric="consolidation_seconds", seconds=round(time.perf_counter() - started, 1))
             evaluate(
                 client, data, args.limit_questions, None, totals, [], "graphmem_after_consolidation", False
+            )
+            # The control: the same graph without its derived memories (merges and fading only).
+            evaluate(
+                client,
+                data,
+                args.limit_questions,
+                None,
+                totals,
+                [],
+                "graphmem_after_consolidation_episodic_only",
+                False,
+                ["episodic"],
             )
     for (system, category), metrics in sorted(totals.items()):
         emit(

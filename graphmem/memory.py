@@ -195,10 +195,17 @@ class Memory:
         limit: int = 10,
         layers: list[Layer] | None = None,
         include_superseded: bool = False,
+        reinforce: bool = True,
     ) -> RecallResult:
-        """The memories that best answer ``query`` (current beliefs only unless asked)."""
+        """The memories that best answer ``query`` (current beliefs only unless asked); with
+        ``reinforce=False`` it only looks, and strengthens nothing it returns."""
         request = RecallQuery(
-            query=query, scope=scope, limit=limit, layers=layers, include_superseded=include_superseded
+            query=query,
+            scope=scope,
+            limit=limit,
+            layers=layers,
+            include_superseded=include_superseded,
+            reinforce=reinforce,
         )
         return self.recall_query(request)
 

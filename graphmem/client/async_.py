@@ -215,6 +215,7 @@ class AsyncClient:
         recent_context: list[str] | None = None,
         intent: Intent | None = None,
         as_of: datetime | None = None,
+        reinforce: bool | None = None,
     ) -> RecallResult:
         """The memories that best answer ``query``, with a confidence and the evidence gaps."""
         if isinstance(query, str):
@@ -229,6 +230,7 @@ class AsyncClient:
                 recent_context=recent_context,
                 intent=intent,
                 as_of=as_of,
+                reinforce=reinforce,
             )
         return await self._call(calls.recall(query))
 

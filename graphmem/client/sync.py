@@ -220,6 +220,7 @@ class Client:
         recent_context: list[str] | None = None,
         intent: Intent | None = None,
         as_of: datetime | None = None,
+        reinforce: bool | None = None,
     ) -> RecallResult:
         """The memories that best answer ``query``, with a confidence and the evidence gaps."""
         if isinstance(query, str):
@@ -234,6 +235,7 @@ class Client:
                 recent_context=recent_context,
                 intent=intent,
                 as_of=as_of,
+                reinforce=reinforce,
             )
         return self._call(calls.recall(query))
 

@@ -126,9 +126,9 @@ def local_knn(ids: list[str], vectors: np.ndarray, k: int, min_cosine: float) ->
         faiss.omp_set_num_threads(threads)
     out: Neighbours = {}
     for row, (sims, near) in enumerate(zip(similarities, found, strict=True)):
+        pairs = zip(sims, near, strict=True)
         ranked = sorted(
-            ((float(c), ids[j]) for c, j in zip(sims, near, strict=True) if j >= 0 and j != row and c >= min_cosine),
-            reverse=True,
+            ((float(c), ids[j]) for c, j in pairs if j >= 0 and j != row and c >= min_cosine), reverse=True
         )[:k]
         out[ids[row]] = [(i, c) for c, i in ranked]
     return out
@@ -179,9 +179,7 @@ def knn_graph(
         ctx.progress(step, len(graph), None)
 
     if large:  # the share of the layer in these scopes sets how many candidates survive the filter
-        share = sum(sizes[s] for s in large_scopes) / max(
-            1, store.layer_size(layer, status)
-        )
+        share = sum(sizes[s] for s in large_scopes) / max(1, store.layer_size(layer, status))
         candidates = min(candidates, max(k + 1, math.ceil(1.5 * (k + 1) / max(share, 1e-6))))
 
     def one(chunk: list[str]) -> tuple[list[str], Neighbours]:
