@@ -15,7 +15,7 @@ CALL {
 WITH seed, m, via
 WHERE m.status IN $statuses
   AND ($scopes IS NULL OR any(sc IN $scopes WHERE m.scope = sc.path OR m.scope STARTS WITH sc.prefix))
-  AND ($layers IS NULL OR m.layer IN $layers)
+  AND CASE WHEN $layers IS NULL THEN NOT (coalesce(m.extractive, false) AND coalesce(m.kind, 'cluster') = 'cluster') ELSE m.layer IN $layers END
   AND m.strength >= $min_strength
   AND ($as_of IS NULL OR (m.occurred_at <= $as_of
        AND NOT EXISTS { MATCH (w:Memory)-[:SUPERSEDES]->(m) WHERE w.occurred_at <= $as_of }))
@@ -24,4 +24,5 @@ RETURN DISTINCT seed, via, m.id AS id,
        m.categories AS categories, m.occurred_at.epochSeconds AS occurred,
        coalesce(m.last_accessed_at, m.occurred_at).epochSeconds AS accessed,
        coalesce(m.spaced_access_count, 0) AS spaced, coalesce(m.priority, 0.0) AS priority,
-       coalesce(m.pinned, false) AS pinned, coalesce(m.fade, 1.0) AS fade
+       coalesce(m.pinned, false) AS pinned, coalesce(m.fade, 1.0) AS fade,
+       m.consolidated_at.epochSeconds AS faded_at

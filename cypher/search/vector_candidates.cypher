@@ -1,9 +1,9 @@
-// Approximate nearest memories to a query vector, with scope/layer/status filters in the query.
+// Approximate nearest memories to a query vector, with scope/layer/status filters in the query; without layers asked for, extractive cluster summaries (offline copies of a source that recall finds itself) stay out.
 // mode: read
 CALL db.index.vector.queryNodes('memory_embedding', $k, $embedding) YIELD node AS m, score
 WHERE m.status IN $statuses
   AND ($scopes IS NULL OR any(s IN $scopes WHERE m.scope = s.path OR m.scope STARTS WITH s.prefix))
-  AND ($layers IS NULL OR m.layer IN $layers)
+  AND CASE WHEN $layers IS NULL THEN NOT (coalesce(m.extractive, false) AND coalesce(m.kind, 'cluster') = 'cluster') ELSE m.layer IN $layers END
   AND m.strength >= $min_strength
   AND ($as_of IS NULL OR (m.occurred_at <= $as_of
        AND NOT EXISTS { MATCH (w:Memory)-[:SUPERSEDES]->(m) WHERE w.occurred_at <= $as_of }))
@@ -12,6 +12,7 @@ RETURN m.id AS id, score,
        m.categories AS categories, m.occurred_at.epochSeconds AS occurred,
        coalesce(m.last_accessed_at, m.occurred_at).epochSeconds AS accessed,
        coalesce(m.spaced_access_count, 0) AS spaced, coalesce(m.priority, 0.0) AS priority,
-       coalesce(m.pinned, false) AS pinned, coalesce(m.fade, 1.0) AS fade
+       coalesce(m.pinned, false) AS pinned, coalesce(m.fade, 1.0) AS fade,
+       m.consolidated_at.epochSeconds AS faded_at
 ORDER BY score DESC
 LIMIT $limit

@@ -31,18 +31,25 @@ def decayed_strength(
     *,
     pinned: bool = False,
     fade: float = 1.0,
+    faded_at: datetime | None = None,
 ) -> float:
     """The strength now of a memory last accessed at ``last_access`` (pinned memories never fade).
 
-    ``fade`` is C1's gamma for an episode distilled into a semantic memory: its stability is
+    ``fade`` is C1's gamma for an episode distilled into a semantic memory: from ``faded_at`` on
+    (when it was distilled; from its last access when that came later) its stability is
     multiplied by gamma, so the more central the episode was to its cluster, the faster it fades
-    from now on, while the summary carries what it said.
+    from then on, while the summary carries what it said. Consolidating changes no strength at
+    the moment it happens.
     """
     if pinned:
         return strength_at_access
-    days = (now - last_access).total_seconds() / 86400
-    stable = stability(spaced_accesses) * min(1.0, max(0.05, fade))
-    return max(STRENGTH_FLOOR, strength_at_access / (1.0 + 0.1 * max(0.0, days) / stable))
+    stable = stability(spaced_accesses)
+    gamma = min(1.0, max(0.05, fade))
+    start = last_access if faded_at is None or faded_at < last_access else min(faded_at, now)
+    before = max(0.0, (start - last_access).total_seconds() / 86400)
+    after = max(0.0, (now - start).total_seconds() / 86400)
+    elapsed = before / stable + after / (stable * gamma)  # days, weighted by how they count
+    return max(STRENGTH_FLOOR, strength_at_access / (1.0 + 0.1 * elapsed))
 
 
 def recency(age_days: float, half_life_days: float = 30.0) -> float:

@@ -46,8 +46,9 @@ def composite_factor(
 ) -> float:
     """The multiplier (around 1.0) applied to a memory's retrieval score."""
     accessed = datetime.fromtimestamp(facts.accessed, UTC)
+    faded_at = None if facts.faded_at is None else datetime.fromtimestamp(facts.faded_at, UTC)
     strength = decayed_strength(
-        facts.strength, accessed, now, facts.spaced, pinned=facts.pinned, fade=facts.fade
+        facts.strength, accessed, now, facts.spaced, pinned=facts.pinned, fade=facts.fade, faded_at=faded_at
     )
     age_days = max(0.0, (now.timestamp() - facts.occurred) / 86400)
     factor = (1 + weights.strength * (strength - 1.0)) * (1 + weights.importance * (facts.importance - 0.5))

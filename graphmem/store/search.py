@@ -51,6 +51,7 @@ class Facts:
     priority: float
     pinned: bool
     fade: float = 1.0
+    faded_at: float | None = None  # when consolidation set ``fade`` (epoch seconds)
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,7 @@ def _facts(row: Row) -> Facts:
         priority=float(row["priority"] or 0.0),
         pinned=bool(row["pinned"]),
         fade=float(row.get("fade") or 1.0),
+        faded_at=float(row["faded_at"]) if row.get("faded_at") is not None else None,
     )
 
 

@@ -181,3 +181,17 @@ def test_a_summary_starts_as_used_as_its_sources(
         assert row["strength"] == row["sources_strength"]
         assert row["spaced"] == row["sources_spaced"]
         assert row["used"].to_native() < clock.now()  # type: ignore[attr-defined]
+
+
+def test_offline_summaries_are_found_through_their_sources_unless_asked_for(
+    sleeper: Memory, sleep_driver: neo4j.Driver
+) -> None:
+    _plant(sleeper, topics=3, per_topic=8, noise=0)
+    sleeper.consolidate(["nightly"])
+    lineage = _lineage(sleep_driver)
+    assert lineage
+    query = sleeper.get(next(iter(lineage))).text
+    found = sleeper.recall(query, scope=SCOPE, reinforce=False).results
+    assert found and all(r.layer == "episodic" for r in found)  # an extractive copy repeats a source
+    asked = sleeper.recall(query, scope=SCOPE, layers=["semantic"], reinforce=False).results
+    assert asked and asked[0].id in lineage

@@ -37,6 +37,21 @@ def test_density_clusters_are_deterministic() -> None:
     )
 
 
+def test_a_faded_source_loses_nothing_when_distilled_and_fades_faster_from_then_on() -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from graphmem.dynamics.decay import decayed_strength
+
+    used = datetime(2026, 1, 1, tzinfo=UTC)
+    distilled = used + timedelta(days=20)
+    plain = decayed_strength(1.0, used, distilled, 0)
+    assert decayed_strength(1.0, used, distilled, 0, fade=0.5, faded_at=distilled) == plain
+    later = distilled + timedelta(days=10)
+    faded = decayed_strength(1.0, used, later, 0, fade=0.5, faded_at=distilled)
+    assert faded < decayed_strength(1.0, used, later, 0)
+    assert abs(faded - 1.0 / (1.0 + 0.1 * (20 + 10 / 0.5))) < 1e-12
+
+
 def test_fade_factor_fades_central_members_most() -> None:
     assert fade_factor(1.0) == 0.5
     assert abs(fade_factor(0.65) - 0.64) < 1e-9
