@@ -89,6 +89,12 @@ def shared_knn(
     return cached.narrowed(k, min_cosine, ctx.retired)
 
 
+def _nearest(scored: Iterable[tuple[float, str]], k: int, min_cosine: float) -> list[tuple[str, float]]:
+    """The ``k`` most similar of (cosine, id) candidates at or above ``min_cosine``, best first."""
+    ranked = sorted((pair for pair in scored if pair[0] >= min_cosine), reverse=True)[:k]
+    return [(i, c) for c, i in ranked]
+
+
 def exact_knn(
     ids: list[str], vectors: np.ndarray, k: int, min_cosine: float, rows: Iterable[int]
 ) -> Neighbours:
@@ -103,8 +109,7 @@ def exact_knn(
             top = (
                 np.argpartition(-row, min(k, len(row) - 1))[: k + 1] if len(row) > k else np.arange(len(row))
             )
-            ranked = sorted(((float(row[j]), ids[j]) for j in top if row[j] >= min_cosine), reverse=True)[:k]
-            out[ids[r]] = [(i, c) for c, i in ranked]
+            out[ids[r]] = _nearest(((float(row[j]), ids[j]) for j in top), k, min_cosine)
     return out
 
 
@@ -127,10 +132,7 @@ def local_knn(ids: list[str], vectors: np.ndarray, k: int, min_cosine: float) ->
     out: Neighbours = {}
     for row, (sims, near) in enumerate(zip(similarities, found, strict=True)):
         pairs = zip(sims, near, strict=True)
-        ranked = sorted(
-            ((float(c), ids[j]) for c, j in pairs if j >= 0 and j != row and c >= min_cosine), reverse=True
-        )[:k]
-        out[ids[row]] = [(i, c) for c, i in ranked]
+        out[ids[row]] = _nearest(((float(c), ids[j]) for c, j in pairs if j >= 0 and j != row), k, min_cosine)
     return out
 
 

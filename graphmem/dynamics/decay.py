@@ -43,13 +43,12 @@ def decayed_strength(
     """
     if pinned:
         return strength_at_access
-    stable = stability(spaced_accesses)
     gamma = min(1.0, max(0.05, fade))
     start = last_access if faded_at is None or faded_at < last_access else min(faded_at, now)
     before = max(0.0, (start - last_access).total_seconds() / 86400)
     after = max(0.0, (now - start).total_seconds() / 86400)
-    elapsed = before / stable + after / (stable * gamma)  # days, weighted by how they count
-    return max(STRENGTH_FLOOR, strength_at_access / (1.0 + 0.1 * elapsed))
+    # A faded day counts 1/gamma days: stability times gamma, from ``start`` on.
+    return max(STRENGTH_FLOOR, strength_at_access * retention(before + after / gamma, spaced_accesses))
 
 
 def recency(age_days: float, half_life_days: float = 30.0) -> float:
