@@ -6,7 +6,11 @@ supersessions the write path made (it should make almost none on ordinary dialog
 question of categories 1-4 that has evidence and reports recall@5, recall@10 and MRR of the
 evidence turns per category and overall, with REST recall latency. Prints JSON lines.
 
-    python -m bench.locomo_recall [--conversations 10] [--limit-questions 0] [--consolidate]
+    python -m bench.locomo_recall [--half dev|test|all] [--plain] [--conversations 10]
+                                  [--limit-questions 0] [--consolidate]
+
+``--half`` takes the conversations of one half of bench/eval/locomo_split.json (split once, before
+tuning); ``--plain`` sends turns as most clients would: no ``source``, no speaker metadata.
 
 With --consolidate, every job runs after the first pass and the questions are asked again
 (graphmem_after_consolidation); both passes then recall with reinforce=false, so nothing but
@@ -23,6 +27,7 @@ import statistics
 import time
 from collections import defaultdict
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -33,6 +38,7 @@ from bench.baselines import BM25, english_tokenize, vector_top
 from graphmem.embedding.base import Embedder
 from graphmem.embedding.factory import create_embedder
 
+SPLIT = Path(__file__).parent / "eval" / "locomo_split.json"
 CATEGORIES = {1: "multi_hop", 2: "temporal", 3: "open_domain", 4: "single_hop"}
 _ID = re.compile(r"D\d+:\d+")
 
@@ -68,22 +74,30 @@ def emit(**fields: Any) -> None:
     print(json.dumps(fields), flush=True)
 
 
-def ingest(client: httpx.Client, turns: list[locomo.Turn], scope: str) -> list[tuple[str, str]]:
+def turn_item(turn: locomo.Turn, scope: str, at: int, plain: bool) -> dict[str, Any]:
+    """The REST body of one turn: with ``plain``, as most clients send it (no ``source``, no
+    speaker metadata; the speaker stays in the text, as a chat log writes it)."""
+    item: dict[str, Any] = {
+        "text": f"{turn.speaker}: {turn.text}",
+        "scope": scope,
+        "occurred_at": (turn.occurred_at + timedelta(seconds=at)).isoformat(),
+        "metadata": {"dia_id": turn.dia_id},
+    }
+    if not plain:
+        item["metadata"]["speaker"] = turn.speaker
+        item["source"] = "locomo"
+    return item
+
+
+def ingest(
+    client: httpx.Client, turns: list[locomo.Turn], scope: str, plain: bool = False
+) -> list[tuple[str, str]]:
     """Write the turns through the batch endpoint; returns (winner, loser) texts of supersessions."""
     superseded: list[tuple[str, str]] = []
     text_of: dict[str, str] = {}
     for start in range(0, len(turns), 500):
         chunk = turns[start : start + 500]
-        items = [
-            {
-                "text": f"{t.speaker}: {t.text}",
-                "scope": scope,
-                "occurred_at": (t.occurred_at + timedelta(seconds=i)).isoformat(),
-                "metadata": {"dia_id": t.dia_id, "speaker": t.speaker},
-                "source": "locomo",
-            }
-            for i, t in enumerate(chunk, start=start)
-        ]
+        items = [turn_item(t, scope, i, plain) for i, t in enumerate(chunk, start=start)]
         response = client.post("/v1/memories/batch", json={"items": items})
         response.raise_for_status()
         for result in response.json()["results"]:
@@ -158,9 +172,20 @@ def main() -> None:
         action="store_true",
         help="after the first pass, run every consolidation job and ask again (graphmem_after_consolidation)",
     )
+    parser.add_argument(
+        "--half",
+        choices=["dev", "test", "all"],
+        default="all",
+        help="conversations of bench/eval/locomo_split.json",
+    )
+    parser.add_argument("--plain", action="store_true", help="send turns without source and speaker metadata")
     args = parser.parse_args()
 
-    data = locomo.load()[: args.conversations]
+    data = locomo.load()
+    if args.half != "all":
+        wanted = set(json.loads(SPLIT.read_text())[args.half])
+        data = [sample for sample in data if str(sample["sample_id"]) in wanted]
+    data = data[: args.conversations]
     embedder = create_embedder("onnx")
     totals: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     latencies: list[float] = []
@@ -176,7 +201,7 @@ def main() -> None:
             conv = str(sample["sample_id"])
             turns = list(locomo.turns([sample]))
             started = time.perf_counter()
-            supersessions += ingest(client, turns, f"/locomo/{conv}")
+            supersessions += ingest(client, turns, f"/locomo/{conv}", args.plain)
             emit(
                 metric="ingest",
                 conversation=conv,
@@ -212,6 +237,8 @@ def main() -> None:
     for (system, category), metrics in sorted(totals.items()):
         emit(
             metric="locomo_evidence",
+            half=args.half,
+            plain=args.plain,
             system=system,
             category=category,
             questions=len(metrics["mrr"]),

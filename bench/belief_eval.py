@@ -1,0 +1,105 @@
+"""Belief updates on scenarios written apart from the code (bench/eval/beliefs.jsonl): the pass
+rate of the offline write path on the dev or test half, per kind and per pattern.
+
+Each scenario's steps are written one at a time in arrival order through REST into a scope of
+their own (``speaker`` goes to metadata when the step names one); a scenario passes when every
+step listed ``superseded`` ended superseded, every step listed ``current`` is still active, and
+every ``merge_ok`` restatement is active or was merged into an active memory. Prints JSON lines.
+
+    python -m bench.belief_eval [--half dev|test|all] [--failures]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from bench import stack
+
+EVAL = Path(__file__).parent / "eval"
+
+
+def load_half(half: str) -> list[dict[str, Any]]:
+    """The scenarios of one half (split once, before tuning, with a fixed seed)."""
+    lines = (EVAL / "beliefs.jsonl").read_text().splitlines()
+    scenarios = [json.loads(line) for line in lines if line.strip()]
+    if half == "all":
+        return scenarios
+    wanted = set(json.loads((EVAL / "beliefs_split.json").read_text())[half])
+    return [s for s in scenarios if s["id"] in wanted]
+
+
+def play(client: httpx.Client, scenario: dict[str, Any], scope: str) -> tuple[bool, list[str]]:
+    """Write the steps; returns (passed, the final status of each step's memory)."""
+    ids: list[str] = []
+    for step in scenario["steps"]:
+        body: dict[str, Any] = {
+            "text": step["text"],
+            "scope": scope,
+            "occurred_at": f"{step['occurred_at']}T12:00:00Z",
+        }
+        if step.get("speaker"):
+            body["metadata"] = {"speaker": step["speaker"]}
+        response = client.post("/v1/memories", json=body)
+        response.raise_for_status()
+        ids.append(response.json()["memory"]["id"])
+    status = [client.get(f"/v1/memories/{memory_id}").json()["status"] for memory_id in ids]
+    ok = all(status[i] == "superseded" for i in scenario["superseded"])
+    ok = ok and all(status[i] == "active" for i in scenario["current"])
+    ok = ok and all(status[i] == "active" for i in scenario.get("merge_ok", []))
+    return ok, status
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--half", choices=["dev", "test", "all"], default="test")
+    parser.add_argument("--failures", action="store_true", help="print every failed scenario")
+    args = parser.parse_args()
+    scenarios = load_half(args.half)
+    passed: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+    with (
+        stack.neo4j() as target,
+        stack.api_server(target, {"GRAPHMEM_LLM": "none"}) as url,
+        httpx.Client(base_url=url, timeout=120) as client,
+    ):
+        for scenario in scenarios:
+            ok, status = play(client, scenario, f"/eval/beliefs/{scenario['id']}")
+            for key in ("all", f"kind:{scenario['kind']}", f"pattern:{scenario['pattern']}"):
+                total[key] += 1
+                passed[key] += ok
+            if args.failures and not ok:
+                steps = [s["text"] for s in scenario["steps"]]
+                print(
+                    json.dumps(
+                        {
+                            "failed": scenario["id"],
+                            "pattern": scenario["pattern"],
+                            "steps": steps,
+                            "status": status,
+                            "want_superseded": scenario["superseded"],
+                        }
+                    ),
+                    flush=True,
+                )
+    for key in sorted(total, key=lambda k: (k != "all", k)):
+        print(
+            json.dumps(
+                {
+                    "half": args.half,
+                    "group": key,
+                    "scenarios": total[key],
+                    "pass_rate": round(passed[key] / total[key], 3),
+                }
+            ),
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

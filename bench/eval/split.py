@@ -1,0 +1,114 @@
+"""Deterministic 50/50 dev/test split of the independent evaluation data.
+
+Usage: python bench/eval/split.py [beliefs.jsonl] [user_memories.json]
+
+* beliefs.jsonl -> beliefs_split.json, stratified by ``kind``.
+* user_memories.json (optional, may be absent) -> user_memories_split.json,
+  split by user id.
+* ../shared/data/locomo10.json (read in place) -> locomo_split.json, split by conversation.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+SEED = 20261125
+HERE = Path(__file__).resolve().parent
+
+
+def _halve(items: list[str], rng: random.Random, extra_to_dev: bool) -> tuple[list[str], list[str]]:
+    shuffled = sorted(items)
+    rng.shuffle(shuffled)
+    cut = (len(shuffled) + (1 if extra_to_dev else 0)) // 2
+    return shuffled[:cut], shuffled[cut:]
+
+
+def split_beliefs(path: Path) -> dict[str, Any]:
+    by_kind: dict[str, list[str]] = defaultdict(list)
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                row = json.loads(line)
+                by_kind[str(row["kind"])].append(str(row["id"]))
+    rng = random.Random(SEED)
+    dev: list[str] = []
+    test: list[str] = []
+    extra_to_dev = True
+    for kind in sorted(by_kind):
+        ids = by_kind[kind]
+        d, t = _halve(ids, rng, extra_to_dev)
+        if len(ids) % 2:
+            extra_to_dev = not extra_to_dev  # alternate odd leftovers to keep totals even
+        dev.extend(d)
+        test.extend(t)
+    return {"seed": SEED, "dev": dev, "test": test}
+
+
+def _user_ids(data: Any) -> list[str]:
+    """Accept the common shapes: {uid: ...}, [{"user_id"|"id"|"user": ...}], {"users": [...]}."""
+    if isinstance(data, dict) and isinstance(data.get("users"), (list, dict)):
+        data = data["users"]
+    if isinstance(data, dict):
+        return [str(k) for k in data]
+    ids: list[str] = []
+    for item in data:
+        if isinstance(item, dict):
+            for key in ("user_id", "user", "id", "uid"):
+                if key in item:
+                    ids.append(str(item[key]))
+                    break
+            else:
+                raise ValueError(f"user entry without an id: {str(item)[:80]}")
+        else:
+            ids.append(str(item))
+    return ids
+
+
+def split_users(path: Path) -> dict[str, Any]:
+    with path.open(encoding="utf-8") as fh:
+        ids = sorted(set(_user_ids(json.load(fh))))
+    dev, test = _halve(ids, random.Random(SEED), True)
+    return {"seed": SEED, "dev": dev, "test": test}
+
+
+LOCOMO = HERE.parent.parent.parent / "shared" / "data" / "locomo10.json"
+
+
+def split_locomo(path: Path) -> dict[str, Any]:
+    """LoCoMo's conversations halved by sample id (only the ids are kept here, never the data)."""
+    with path.open(encoding="utf-8") as fh:
+        ids = sorted(str(sample["sample_id"]) for sample in json.load(fh))
+    dev, test = _halve(ids, random.Random(SEED), True)
+    return {"seed": SEED, "dev": dev, "test": test}
+
+
+def _write(path: Path, obj: dict[str, Any]) -> None:
+    path.write_text(json.dumps(obj, indent=1) + "\n", encoding="utf-8")
+    print(f"{path}: dev={len(obj['dev'])} test={len(obj['test'])}")
+
+
+def main(argv: list[str]) -> int:
+    beliefs = Path(argv[1]) if len(argv) > 1 else HERE / "beliefs.jsonl"
+    users = Path(argv[2]) if len(argv) > 2 else HERE / "user_memories.json"
+    if beliefs.exists():
+        _write(beliefs.with_name("beliefs_split.json"), split_beliefs(beliefs))
+    else:
+        print(f"{beliefs} not found, skipped")
+    if users.exists():
+        _write(users.with_name("user_memories_split.json"), split_users(users))
+    else:
+        print(f"{users} not found, skipped")
+    if LOCOMO.exists():
+        _write(HERE / "locomo_split.json", split_locomo(LOCOMO))
+    else:
+        print(f"{LOCOMO} not found, skipped")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv))
