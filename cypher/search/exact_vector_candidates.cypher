@@ -13,7 +13,7 @@ WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
 ORDER BY score DESC
 LIMIT $limit
 RETURN m.id AS id, score,
-       m.importance AS importance, m.strength AS strength, m.layer AS layer,
+       m.text AS text, m.importance AS importance, m.strength AS strength, m.layer AS layer,
        m.categories AS categories, m.occurred_at.epochSeconds AS occurred,
        coalesce(m.last_accessed_at, m.occurred_at).epochSeconds AS accessed,
        coalesce(m.spaced_access_count, 0) AS spaced, coalesce(m.priority, 0.0) AS priority,

@@ -1,4 +1,4 @@
-// Graph neighbourhood of recall seeds (episode, belief chain, shared rare entities), filtered; lineage (DERIVED_FROM) is handled after ranking, not spread here.
+// Graph neighbourhood of recall seeds (episode, belief chain, shared rare entities), filtered; lineage (DERIVED_FROM) is handled after ranking, not spread here; each neighbour's cosine similarity to the query embedding comes along.
 // mode: read
 UNWIND $seeds AS seed
 MATCH (s:Memory {id: seed})
@@ -19,8 +19,8 @@ WHERE m.status IN $statuses
   AND m.strength >= $min_strength
   AND ($as_of IS NULL OR (m.occurred_at <= $as_of
        AND NOT EXISTS { MATCH (w:Memory)-[:SUPERSEDES]->(m) WHERE w.occurred_at <= $as_of }))
-RETURN DISTINCT seed, via, m.id AS id,
-       m.importance AS importance, m.strength AS strength, m.layer AS layer,
+RETURN DISTINCT seed, via, m.id AS id, vector.similarity.cosine(m.embedding, $embedding) AS similarity,
+       m.text AS text, m.importance AS importance, m.strength AS strength, m.layer AS layer,
        m.categories AS categories, m.occurred_at.epochSeconds AS occurred,
        coalesce(m.last_accessed_at, m.occurred_at).epochSeconds AS accessed,
        coalesce(m.spaced_access_count, 0) AS spaced, coalesce(m.priority, 0.0) AS priority,

@@ -1,4 +1,4 @@
-// Best BM25 matches of a Lucene query over memory texts, with the same filters as vector search (extractive summaries only when layers are asked for).
+// Best BM25 matches of a Lucene query over memory texts, with the same filters as vector search (extractive summaries only when layers are asked for), and each match's cosine similarity to the query embedding.
 // mode: read
 CALL db.index.fulltext.queryNodes('memory_text', $text, {limit: $k}) YIELD node AS m, score
 WHERE m.status IN $statuses
@@ -7,8 +7,8 @@ WHERE m.status IN $statuses
   AND m.strength >= $min_strength
   AND ($as_of IS NULL OR (m.occurred_at <= $as_of
        AND NOT EXISTS { MATCH (w:Memory)-[:SUPERSEDES]->(m) WHERE w.occurred_at <= $as_of }))
-RETURN m.id AS id, score,
-       m.importance AS importance, m.strength AS strength, m.layer AS layer,
+RETURN m.id AS id, score, vector.similarity.cosine(m.embedding, $embedding) AS similarity,
+       m.text AS text, m.importance AS importance, m.strength AS strength, m.layer AS layer,
        m.categories AS categories, m.occurred_at.epochSeconds AS occurred,
        coalesce(m.last_accessed_at, m.occurred_at).epochSeconds AS accessed,
        coalesce(m.spaced_access_count, 0) AS spaced, coalesce(m.priority, 0.0) AS priority,

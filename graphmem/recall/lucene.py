@@ -64,20 +64,26 @@ _STOPWORDS = frozenset(
 )
 
 
-def lucene_query(text: str, max_terms: int = 32) -> str | None:
-    """An OR-query of the text's words, every Lucene operator removed; None when nothing is left.
-
-    Only word characters survive, so no user input can change the query's structure.
-    """
-    terms: list[str] = []
+def query_words(text: str, max_terms: int = 64, unique: bool = True) -> list[str]:
+    """The lower-cased words of ``text`` without stop words, apostrophes or operators."""
+    words: list[str] = []
     for token in _TOKEN.findall(text.lower()):
         word = token.strip("'")
         if len(word) < 2 or word in _STOPWORDS:
             continue
         word = word.replace("'", "")
-        if word in terms:
+        if unique and word in words:
             continue
-        terms.append(word)
-        if len(terms) == max_terms:
+        words.append(word)
+        if len(words) == max_terms:
             break
+    return words
+
+
+def lucene_query(text: str, max_terms: int = 32) -> str | None:
+    """An OR-query of the text's words, every Lucene operator removed; None when nothing is left.
+
+    Only word characters survive, so no user input can change the query's structure.
+    """
+    terms = query_words(text, max_terms)
     return " OR ".join(terms) if terms else None

@@ -15,9 +15,20 @@ import numpy as np
 from graphmem.clock import Clock, SystemClock
 from graphmem.embedding.base import Embedder, blend
 from graphmem.models import MemoryRecord, Recalled, RecallQuery, RecallResult
-from graphmem.recall.fusion import reciprocal_rank_fusion
+from graphmem.recall.keywords import keyword_shares
 from graphmem.recall.lucene import lucene_query
-from graphmem.recall.scoring import Intent, ScoreWeights, composite_factor
+from graphmem.recall.ranking import (
+    Evidence,
+    Link,
+    RankWeights,
+    beliefs_in_order,
+    dynamics_bonus,
+    intent_bonus,
+    ordered,
+    relevance,
+    spread,
+)
+from graphmem.recall.scoring import Intent, ScoreWeights, composite_factor, intent_boost
 from graphmem.recall.subqueries import sub_queries
 from graphmem.recall.trust import trust_pass
 from graphmem.scopes import scope_filter
@@ -36,13 +47,9 @@ _VIA = {
 
 @dataclass(frozen=True)
 class RecallSettings:
-    """Fusion weights (tuned on LoCoMo with bench/locomo_recall.py) and the trust pass's horizon."""
+    """Ranking weights (see recall/ranking.py), search depths and the trust pass's horizon."""
 
-    rrf_k: int = 10
-    vector_weight: float = 1.0
-    fulltext_weight: float = 1.5
-    neighbour_weight: float = 0.5
-    entity_neighbour_weight: float = 0.3
+    ranking: RankWeights = field(default_factory=RankWeights)
     max_entity_mentions: int = 25
     expand_top: int = 10
     pool: int = 50
@@ -50,14 +57,7 @@ class RecallSettings:
     stale_after_days: float = 180.0
     deep_below: float = 0.3
     sub_query_budget: int = 3
-    sub_query_weight: float = 0.5
     weights: ScoreWeights = field(default_factory=ScoreWeights)
-
-
-def _reason(source: str, cosine: float | None) -> str:
-    if source == "vector" and cosine is not None:
-        return f"vector similarity {cosine:.2f}"
-    return "keyword match" if source == "fulltext" else f"matched {source}"
 
 
 LINEAGE_POOL = 6  # candidates per result slot checked for DERIVED_FROM lineage
@@ -201,40 +201,37 @@ class Recaller:
             vector = self._search.vector(
                 tx, embedding, where, k=max(100, pool * 2), limit=pool, min_results=query.limit
             )
-            fulltext = self._search.fulltext(tx, lucene, where, k=pool * 2, limit=pool) if lucene else []
-            rankings = {"vector": [c.id for c in vector], "fulltext": [c.id for c in fulltext]}
-            weights = {"vector": s.vector_weight, "fulltext": s.fulltext_weight}
-            best = max((c.score for c in vector), default=None)
-            if similarity_confidence(best) < s.deep_below:  # R4: search deeper, within the budget
-                for number, text in enumerate(deeper):
-                    extra = self._search.vector(
-                        tx,
-                        self._embedder.embed_one(text).tolist(),
-                        where,
-                        k=pool * 4,
-                        limit=pool * 2,
-                        min_results=1,
-                    )
-                    seen = {v.id for v in vector}
-                    vector += [c for c in extra if c.id not in seen]
-                    rankings[f"sub-query {number + 1}"] = [c.id for c in extra]
-                    weights[f"sub-query {number + 1}"] = s.sub_query_weight
-            fused = reciprocal_rank_fusion(rankings, k=s.rrf_k, weights=weights)
-            seeds = [memory_id for memory_id, _, _ in fused[: s.expand_top]]
-            neighbours = self._search.neighbourhood(
-                tx, seeds, where, max_entity_mentions=s.max_entity_mentions
+            fulltext = (
+                self._search.fulltext(tx, lucene, embedding, where, k=pool * 2, limit=pool) if lucene else []
             )
-            ordered = self._rank(vector, fulltext, fused, neighbours, query.intent)
-            pool_ids = [m for m, _, _ in ordered[: query.limit * LINEAGE_POOL]]
+            best = max((c.score for c in vector), default=None)
+            deep: list[Candidate] = []
+            if similarity_confidence(best) < s.deep_below:  # R4: search deeper, within the budget
+                for text in deeper:
+                    vec = self._embedder.embed_one(text).tolist()
+                    deep += self._search.vector(tx, vec, where, k=pool * 4, limit=pool * 2, min_results=1)
+            evidence, reasons, pool_texts = _evidence(query.query, vector, fulltext, deep)
+            base = {m: relevance(e, s.ranking) for m, e in evidence.items()}
+            seeds = ordered(base)[: s.expand_top]
+            neighbours = self._search.neighbourhood(
+                tx, seeds, embedding, where, max_entity_mentions=s.max_entity_mentions
+            )
+            for n in neighbours:  # keyword evidence of a neighbour, weighed among the candidates
+                if n.id not in base:
+                    share = keyword_shares(query.query, {n.id: n.text}, pool_texts)[n.id]
+                    base[n.id] = relevance(Evidence(cosine=n.cosine, keyword=share), s.ranking)
+            ranked = self._rank(vector, fulltext, deep, base, reasons, neighbours, query.intent)
+            pool_ids = [m for m, _, _ in ranked[: query.limit * LINEAGE_POOL]]
             lineage, copies = self._search.lineage(tx, pool_ids)
-            ranked = evidence_first(vouched(ordered, lineage), lineage, query.limit, copies)
-            ids = [m for m, _, _ in ranked]
-            return _Found(vector, ranked, self._search.fetch(tx, ids), self._search.contradictions(tx, ids))
+            chosen = evidence_first(vouched(ranked, lineage), lineage, query.limit, copies)
+            ids = [m for m, _, _ in chosen]
+            return _Found(vector, chosen, self._search.fetch(tx, ids), self._search.contradictions(tx, ids))
 
         found = self._search.read(work)
+        scores = beliefs_in_order({m: score for m, score, _ in found.ranked}, found.contradictions)
         results = [
-            Recalled(**found.memories[m].model_dump(), score=round(score, 6), match_reasons=reasons)
-            for m, score, reasons in found.ranked
+            Recalled(**found.memories[m].model_dump(), score=round(scores[m], 6), match_reasons=reasons)
+            for m, _, reasons in sorted(found.ranked, key=lambda e: -scores[e[0]])
             if m in found.memories
         ]
         results = trust_pass(
@@ -251,34 +248,55 @@ class Recaller:
         self,
         vector: list[Candidate],
         fulltext: list[Candidate],
-        fused: list[tuple[str, float, list[str]]],
+        deep: list[Candidate],
+        base: dict[str, float],
+        reasons: dict[str, list[str]],
         neighbours: list[Neighbour],
         intent: Intent | None,
     ) -> list[tuple[str, float, list[str]]]:
-        """Fused scores spread to graph neighbours and reweighted (R2, R3), best first."""
+        """Relevance spread to graph neighbours, then nudged by dynamics and intent; best first."""
         s = self._settings
-        cosine = {c.id: c.score for c in vector}
-        facts: dict[str, Facts] = {c.id: c.facts for c in [*fulltext, *vector]}
-        scores = {memory_id: score for memory_id, score, _ in fused}
-        reasons: dict[str, list[str]] = {
-            memory_id: [_reason(source, cosine.get(memory_id)) for source in sources]
-            for memory_id, _, sources in fused
-        }
-        base = dict(scores)
+        facts: dict[str, Facts] = {c.id: c.facts for c in [*deep, *fulltext, *vector]}
         for n in neighbours:
             facts.setdefault(n.id, n.facts)
-            seed_score, own = base[n.seed_id], scores.get(n.id, 0.0)
-            if own < seed_score:  # context rises towards its seed, never above it
-                weight = s.entity_neighbour_weight if n.via == "MENTIONS" else s.neighbour_weight
-                scores[n.id] = min(own + weight * seed_score, seed_score * 0.999)
-            reason = _VIA.get(n.via, n.via)
-            if reason not in reasons.setdefault(n.id, []):
-                reasons[n.id].append(reason)
+        links = [Link(n.seed_id, n.id, n.via) for n in neighbours]
+        scores, lifted_by = spread(base, links, s.ranking)
+        for memory_id, edges in lifted_by.items():
+            for edge in sorted(edges):
+                reason = _VIA.get(edge, edge)
+                if reason not in reasons.setdefault(memory_id, []):
+                    reasons[memory_id].append(reason)
         now = self._clock.now()
         for memory_id in scores:
-            factor = composite_factor(facts[memory_id], now, self._settings.weights, intent)
-            scores[memory_id] *= factor
-            if intent is not None and factor > 1.0:
-                reasons[memory_id].append(f"fits intent {intent}")
-        ranked = sorted(scores, key=lambda memory_id: -scores[memory_id])
-        return [(m, scores[m], reasons[m]) for m in ranked]
+            f = facts[memory_id]
+            scores[memory_id] += dynamics_bonus(composite_factor(f, now, s.weights), s.ranking)
+            boost = intent_boost(intent, f.categories, f.layer)
+            if boost != 1.0:
+                scores[memory_id] += intent_bonus(boost, s.ranking)
+                if boost > 1.0:
+                    reasons.setdefault(memory_id, []).append(f"fits intent {intent}")
+        return [(m, scores[m], reasons.get(m, [])) for m in ordered(scores)]
+
+
+def _evidence(
+    query: str, vector: list[Candidate], fulltext: list[Candidate], deep: list[Candidate]
+) -> tuple[dict[str, Evidence], dict[str, list[str]], dict[str, str]]:
+    """What the retrievers found of each memory, the reasons to show for it, and the texts."""
+    cosine = {c.id: c.cosine for c in [*fulltext, *vector]}
+    texts = {c.id: c.text for c in [*deep, *fulltext, *vector]}
+    keyword = keyword_shares(query, texts)
+    sub: dict[str, float] = {}
+    for c in deep:
+        sub[c.id] = max(sub.get(c.id, 0.0), c.score)
+    reasons: dict[str, list[str]] = {}
+    for c in vector:
+        reasons.setdefault(c.id, []).append(f"vector similarity {c.cosine:.2f}")
+    for c in fulltext:
+        reasons.setdefault(c.id, []).append("keyword match")
+    for memory_id in sub:
+        reasons.setdefault(memory_id, []).append("matched a sub-query")
+    evidence = {
+        m: Evidence(cosine=cosine.get(m, 0.0), keyword=keyword.get(m, 0.0), sub_query=sub.get(m, 0.0))
+        for m in {*cosine, *sub}
+    }
+    return evidence, reasons, texts

@@ -56,11 +56,14 @@ class Facts:
 
 @dataclass(frozen=True)
 class Candidate:
-    """A memory found by one retriever (by id), with that retriever's raw score."""
+    """A memory found by one retriever (by id), with that retriever's raw score and the memory's
+    cosine similarity to the query (the vector score itself for vector candidates)."""
 
     id: str
     score: float
     facts: Facts
+    cosine: float
+    text: str
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,8 @@ class Neighbour:
     via: str
     id: str
     facts: Facts
+    cosine: float
+    text: str
 
 
 def _facts(row: Row) -> Facts:
@@ -87,6 +92,11 @@ def _facts(row: Row) -> Facts:
         fade=float(row.get("fade") or 1.0),
         faded_at=float(row["faded_at"]) if row.get("faded_at") is not None else None,
     )
+
+
+def _similarity(value: object) -> float:
+    """Cosine from ``vector.similarity.cosine`` ((1 + cos) / 2); 0 for a memory without embedding."""
+    return cosine_from_index_score(float(value)) if isinstance(value, int | float) else 0.0
 
 
 class SearchStore:
@@ -113,17 +123,33 @@ class SearchStore:
         rows = tx.run("search/vector_candidates", embedding=embedding, k=k, limit=limit, **params)
         if len(rows) < min_results and where.scopes is not None:
             rows = tx.run("search/exact_vector_candidates", embedding=embedding, limit=limit, **params)
-        return [Candidate(r["id"], cosine_from_index_score(float(r["score"])), _facts(r)) for r in rows]
+        found = []
+        for r in rows:
+            cosine = cosine_from_index_score(float(r["score"]))
+            found.append(Candidate(r["id"], cosine, _facts(r), cosine, str(r["text"])))
+        return found
 
     @staticmethod
-    def fulltext(tx: Transaction, lucene: str, where: SearchFilter, *, k: int, limit: int) -> list[Candidate]:
-        """Best BM25 matches of a Lucene query."""
-        rows = tx.run("search/fulltext_candidates", text=lucene, k=k, limit=limit, **where.params())
-        return [Candidate(r["id"], float(r["score"]), _facts(r)) for r in rows]
+    def fulltext(
+        tx: Transaction, lucene: str, embedding: list[float], where: SearchFilter, *, k: int, limit: int
+    ) -> list[Candidate]:
+        """Best BM25 matches of a Lucene query, each with its cosine similarity to ``embedding``."""
+        rows = tx.run(
+            "search/fulltext_candidates", text=lucene, embedding=embedding, k=k, limit=limit, **where.params()
+        )
+        return [
+            Candidate(r["id"], float(r["score"]), _facts(r), _similarity(r["similarity"]), str(r["text"]))
+            for r in rows
+        ]
 
     @staticmethod
     def neighbourhood(
-        tx: Transaction, seeds: list[str], where: SearchFilter, *, max_entity_mentions: int
+        tx: Transaction,
+        seeds: list[str],
+        embedding: list[float],
+        where: SearchFilter,
+        *,
+        max_entity_mentions: int,
     ) -> list[Neighbour]:
         """Memories one edge away from the seeds: NEXT, DERIVED_FROM, SUPERSEDES (both ways), and
         memories sharing an entity that at most ``max_entity_mentions`` memories mention (a rare,
@@ -133,10 +159,14 @@ class SearchStore:
         rows = tx.run(
             "search/expand_neighbourhood",
             seeds=seeds,
+            embedding=embedding,
             max_entity_mentions=max_entity_mentions,
             **where.params(),
         )
-        return [Neighbour(r["seed"], r["via"], r["id"], _facts(r)) for r in rows]
+        return [
+            Neighbour(r["seed"], r["via"], r["id"], _facts(r), _similarity(r["similarity"]), str(r["text"]))
+            for r in rows
+        ]
 
     @staticmethod
     def fetch(tx: Transaction, ids: list[str]) -> dict[str, MemoryRecord]:

@@ -1,4 +1,4 @@
-"""Pure pieces of the write and recall paths: scopes, fusion, Lucene queries, batch dedup, D2."""
+"""Pure pieces of the write and recall paths: scopes, Lucene queries, batch dedup, D2."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import pytest
 
 from graphmem.dynamics.reinforcement import is_spaced, reinforce, reinforcement_gain
 from graphmem.errors import InvalidInputError
-from graphmem.recall.fusion import reciprocal_rank_fusion
 from graphmem.recall.lucene import lucene_query
 from graphmem.recall.search import similarity_confidence
 from graphmem.scopes import normalize_scope, scope_filter
@@ -38,15 +37,6 @@ def test_bad_scopes_are_refused_with_an_example(bad: str) -> None:
 def test_scope_filter_matches_subtree_not_siblings() -> None:
     assert scope_filter("/") == (None, None)
     assert scope_filter("/user/al") == ("/user/al", "/user/al/")
-
-
-def test_rrf_rewards_agreement_between_rankings() -> None:
-    fused = reciprocal_rank_fusion({"vector": ["a", "b", "c"], "fulltext": ["c", "d"]})
-    order = [item for item, _, _ in fused]
-    assert order[0] == "c"
-    assert set(order) == {"a", "b", "c", "d"}
-    assert dict((item, sources) for item, _, sources in fused)["c"] == ["vector", "fulltext"]
-    assert fused[0][1] == pytest.approx(1 / 63 + 1 / 61)
 
 
 def test_lucene_query_keeps_words_and_drops_operators() -> None:

@@ -61,14 +61,21 @@ def test_intent_profiles() -> None:
     assert intent_boost(None, ("decision",), "schema") == 1.0
 
 
-def test_trust_pass_tags_and_orders_conflicts() -> None:
+def test_trust_pass_tags_conflicts_only_along_contradicts_edges_and_never_reorders() -> None:
     old = recalled("a", "Alice works at Google.", confidence=0.6, occurred=NOW - timedelta(days=400))
     new = recalled("b", "Alice now works at Microsoft.", confidence=0.9)
     shaky = recalled("c", "The moon is made of cheese.", confidence=0.2)
-    tagged = trust_pass([old, new, shaky], [], NOW, timedelta(days=180))
-    assert [r.id for r in tagged] == ["b", "a", "c"]
-    assert tagged[0].tags == ["conflict"] and set(tagged[1].tags) == {"stale", "conflict"}
+    tagged = trust_pass([old, new, shaky], [("b", "a")], NOW, timedelta(days=180))
+    assert [r.id for r in tagged] == ["a", "b", "c"]
+    assert set(tagged[0].tags) == {"stale", "conflict"} and tagged[1].tags == ["conflict"]
     assert tagged[2].tags == ["uncertain"]
+
+
+def test_unrelated_facts_about_one_person_are_not_tagged_conflict() -> None:
+    diet = recalled("a", "Ingrid is vegetarian.")
+    job = recalled("b", "Ingrid works as a nurse.")
+    tagged = trust_pass([diet, job], [], NOW, timedelta(days=180))
+    assert [r.tags for r in tagged] == [[], []]
 
 
 def test_sub_queries_split_complex_questions_only() -> None:

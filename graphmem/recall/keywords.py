@@ -1,0 +1,86 @@
+"""Keyword evidence measured among the candidates of one recall, not across the whole index.
+
+The fulltext index's BM25 weighs a term by how rare it is in every scope together, so in one
+user's memory the user's own name (in every memory there) counts as a rare, telling word and
+lifts the shortest memories. Here a term's weight (BM25's idf) comes from the candidates the
+recall found, so a word that every candidate shares says nothing, and a memory's keyword share
+is the part of the query's telling weight it matches (0..1). Words are stemmed with the Snowball
+English stemmer, the stemmer family the fulltext index uses.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+import snowballstemmer
+
+from graphmem.recall.lucene import query_words
+
+K1 = 1.2
+B = 0.75
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> snowballstemmer.stemmer:
+    return snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    return str(_stemmer().stemWord(word))
+
+
+def analyse(text: str) -> list[str]:
+    """The stemmed content words of ``text`` (stop words and punctuation dropped)."""
+    return [_stem(w) for w in query_words(text, unique=False)]
+
+
+@dataclass(frozen=True)
+class TermStats:
+    """Document frequencies and mean length over a pool of candidate texts."""
+
+    documents: int
+    frequency: Mapping[str, int]
+    mean_length: float
+
+    @classmethod
+    def of(cls, analysed: Iterable[list[str]]) -> TermStats:
+        """Statistics of the analysed texts."""
+        frequency: Counter[str] = Counter()
+        lengths = []
+        for words in analysed:
+            frequency.update(set(words))
+            lengths.append(len(words))
+        return cls(len(lengths), frequency, sum(lengths) / len(lengths) if lengths else 0.0)
+
+    def idf(self, term: str) -> float:
+        """BM25's idf of ``term`` in the pool (close to 0 for a term every candidate has)."""
+        n = self.frequency.get(term, 0)
+        return math.log(1 + (self.documents - n + 0.5) / (n + 0.5))
+
+
+def keyword_shares(
+    query: str, texts: Mapping[str, str], pool: Mapping[str, str] | None = None
+) -> dict[str, float]:
+    """For each text, the share of the query's idf-weighted terms it matches, BM25-saturated (0..1).
+
+    ``pool`` (default: ``texts``) gives the term statistics.
+    """
+    terms = list(dict.fromkeys(analyse(query)))
+    analysed = {m: analyse(t) for m, t in texts.items()}
+    stats = TermStats.of(analysed.values() if pool is None else (analyse(t) for t in pool.values()))
+    weights = {t: stats.idf(t) for t in terms}
+    total = sum(weights.values()) * (K1 + 1)
+    if total <= 0:
+        return {m: 0.0 for m in texts}
+    shares = {}
+    for memory_id, words in analysed.items():
+        counts = Counter(words)
+        norm = K1 * (1 - B + B * len(words) / (stats.mean_length or 1.0))
+        score = sum(w * counts[t] * (K1 + 1) / (counts[t] + norm) for t, w in weights.items() if counts[t])
+        shares[memory_id] = min(1.0, score / total)
+    return shares

@@ -1,0 +1,122 @@
+"""How recall orders what it found: relevance first, everything else within a bounded margin.
+
+A memory's **relevance** to the query is its cosine similarity plus weighted keyword evidence
+(the share of the query's telling words it matches, weighed among the candidates:
+recall/keywords.py). Everything else a memory carries moves its score by small, bounded amounts
+that can only break near-ties: memory dynamics (strength, importance, recency, priority: at most
+``dynamics_cap`` either way) and sharing a rare entity with a strong hit (at most
+``entity_bonus``). Together they stay below ``CLEAR_MARGIN``, so a memory whose relevance is
+higher by ``CLEAR_MARGIN`` (a clearly better match) is never outranked through them.
+
+Episode context (the turns next to a hit, ``NEXT``) and belief chains (``SUPERSEDES``) add
+evidence that retrieval missed: such a neighbour ranks at least ``context_share`` of its seed's
+score, never above the seed; a neighbour already found keeps its own score when that is higher.
+The caller's intent (R3) is an explicit request and may move scores further (``intent_scale``).
+Pure functions: the weights were tuned on the dev halves of bench/eval and LoCoMo together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+# A relevance lead of this much (cosine units) is "clearly better": the bounded signals below
+# cannot overturn it (dynamics both ways plus the entity bonus stay under it).
+CLEAR_MARGIN = 0.1
+
+
+@dataclass(frozen=True)
+class RankWeights:
+    """The ranking's knobs (see the module docstring)."""
+
+    keyword: float = 0.3
+    context_share: float = 0.85
+    entity_bonus: float = 0.03
+    dynamics_cap: float = 0.03
+    intent_scale: float = 0.25
+    sub_query_share: float = 0.9
+
+    def __post_init__(self) -> None:
+        if 2 * self.dynamics_cap + self.entity_bonus >= CLEAR_MARGIN:
+            raise ValueError("dynamics and entity signals must stay below the clear margin together")
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What retrieval knows of one memory before ranking."""
+
+    cosine: float
+    keyword: float = 0.0  # share of the query's telling words it matches (recall/keywords.py, 0..1)
+    sub_query: float = 0.0  # best cosine to a sub-query (R4), 0 when none was asked
+
+
+def relevance(evidence: Evidence, weights: RankWeights) -> float:
+    """Cosine plus weighted keyword evidence; a sub-query hit counts at ``sub_query_share``."""
+    semantic = max(evidence.cosine, weights.sub_query_share * evidence.sub_query)
+    return semantic + weights.keyword * evidence.keyword
+
+
+def dynamics_bonus(factor: float, weights: RankWeights) -> float:
+    """The composite factor of memory dynamics (around 1.0, R2) as a bounded additive nudge."""
+    return max(-weights.dynamics_cap, min(weights.dynamics_cap, (factor - 1.0) * weights.dynamics_cap * 2))
+
+
+def intent_bonus(boost: float, weights: RankWeights) -> float:
+    """An intent profile's boost (1.0 = none) as an additive amount."""
+    return (boost - 1.0) * weights.intent_scale
+
+
+@dataclass(frozen=True)
+class Link:
+    """A graph neighbour of a seed: ``via`` is NEXT, SUPERSEDES or MENTIONS."""
+
+    seed: str
+    neighbour: str
+    via: str
+
+
+def spread(
+    base: Mapping[str, float], links: Sequence[Link], weights: RankWeights
+) -> tuple[dict[str, float], dict[str, set[str]]]:
+    """Scores after graph expansion, and which edges lifted each memory.
+
+    A NEXT or SUPERSEDES neighbour rises to ``context_share`` of its seed's score when its own is
+    lower (never above the seed); a memory sharing a rare entity with a seed gains
+    ``entity_bonus`` once, scaled by how far the seed is above it (never above the seed).
+    """
+    scores = dict(base)
+    via: dict[str, set[str]] = {}
+    for link in links:
+        seed = base.get(link.seed)
+        if seed is None or link.neighbour == link.seed:
+            continue
+        own = base.get(link.neighbour, 0.0)
+        if link.via == "MENTIONS":
+            lifted = own + weights.entity_bonus if own < seed else own
+            lifted = min(lifted, max(own, seed))
+        else:
+            lifted = max(own, min(seed * weights.context_share, seed))
+        if lifted > scores.get(link.neighbour, own):
+            scores[link.neighbour] = lifted
+        via.setdefault(link.neighbour, set()).add(link.via)
+    return scores, via
+
+
+def ordered(scores: Mapping[str, float]) -> list[str]:
+    """Ids best first; ties by id so the order is stable across runs."""
+    return sorted(scores, key=lambda m: (-scores[m], m))
+
+
+def beliefs_in_order(scores: Mapping[str, float], replaced: Sequence[tuple[str, str]]) -> dict[str, float]:
+    """A belief never ranks above the one that replaced it: for each (newer, older) pair of a
+    CONTRADICTS edge, the older one's score is capped just below the newer one's."""
+    adjusted = dict(scores)
+    for _ in range(len(replaced)):  # chains settle in at most one pass per edge
+        changed = False
+        for newer, older in replaced:
+            if newer in adjusted and older in adjusted and adjusted[older] >= adjusted[newer]:
+                adjusted[older] = adjusted[newer] - 1e-6
+                changed = True
+        if not changed:
+            break
+    return adjusted
