@@ -1,9 +1,26 @@
-// For each row, the active memories of the same scope at or above a similarity, most similar first.
+// For each row, the active memories of the same scope at or above a similarity, most similar first: an exact scan of a scope of at most $exact_below memories (the ANN index ranks the whole graph before the scope filter, so a small scope's own memories can fall out of its top k), the vector index for larger scopes.
 // mode: read
 UNWIND $rows AS row
-CALL db.index.vector.queryNodes('memory_embedding', $k, row.embedding) YIELD node, score
-WITH row, node, score
-WHERE node.scope = row.scope AND node.status = 'active' AND score >= $min_score
+CALL {
+  WITH row
+  WITH row, COUNT { MATCH (m:Memory) WHERE m.scope = row.scope } AS size
+  CALL {
+    WITH row, size
+    WITH row, size WHERE size <= $exact_below
+    MATCH (node:Memory) WHERE node.scope = row.scope AND node.status = 'active'
+    RETURN node, vector.similarity.cosine(node.embedding, row.embedding) AS score
+    UNION
+    WITH row, size
+    WITH row, size WHERE size > $exact_below
+    CALL db.index.vector.queryNodes('memory_embedding', $ann_k, row.embedding) YIELD node, score
+    WITH row, node, score WHERE node.scope = row.scope AND node.status = 'active'
+    RETURN node, score
+  }
+  WITH node, score WHERE score >= $min_score
+  RETURN node, score
+  ORDER BY score DESC
+  LIMIT $k
+}
 WITH row, node, score
 ORDER BY score DESC
 RETURN row.index AS index,

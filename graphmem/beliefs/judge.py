@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from graphmem.beliefs.parse import Clause, read_clause
 from graphmem.beliefs.statements import MULTI_VALUED, Statement
 
-# Cosine similarity above which two statements about one subject speak of the same slot; a
-# statement that announces a change needs less (it says a value was replaced).
-SAME_SLOT_COSINE = 0.62
-CHANGED_SLOT_COSINE = 0.45
+# Cosine similarity above which two statements about one subject speak of the same slot.
+SAME_SLOT_COSINE = 0.75
+# A statement that announces a change ("now", "moved", "switched") needs less: it says a value went.
+CHANGED_SLOT_COSINE = 0.7
 # Above this, two statements whose numbers agree say the same thing in other words.
 RESTATE_COSINE = 0.75
 
@@ -45,9 +45,13 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
         return bool(a.slot_nouns & b.slot_nouns)  # "partner" and "tennis partner" are two slots
     if a.predicate and a.predicate == b.predicate:
         return True
+    if a.predicate and b.predicate and not (a.change or b.change):
+        return False  # "works as a hydrologist" and "cycles to work": two things the subject does
     if old.families & new.families:
         return True
-    return cosine >= (CHANGED_SLOT_COSINE if b.change or a.change else SAME_SLOT_COSINE)
+    if b.change and b.replaces and a.values & b.values:
+        return True  # "Bob left Google and joined Stripe" names the value it replaces
+    return cosine >= (CHANGED_SLOT_COSINE if a.change or b.change else SAME_SLOT_COSINE)
 
 
 def _restates(a: Clause, b: Clause, cosine: float) -> bool:
@@ -66,7 +70,15 @@ def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
         if old.ordered_pair == tuple(reversed(new.ordered_pair)):
             return Verdict(True, "preference reversed")
         return Verdict(False, "same preference")
+    if old.speaker and new.speaker and old.speaker != new.speaker:
+        return Verdict(False, "different speakers")
     a, b = _clause(old), _clause(new)
+    if a.key and b.key:  # two "key: value" notes
+        if a.key != b.key:
+            return Verdict(False, "different keys")
+        if _restates(a, b, cosine) and _restates(b, a, cosine):
+            return Verdict(False, "restates")
+        return Verdict(True, "new value for the same key")
     if _different_subjects(a, b):
         return Verdict(False, "different subjects")
     if a.hedged or b.hedged:
@@ -85,6 +97,6 @@ def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
         return Verdict(True, "change announced")
     if not (a.values - b.values) and not (a.numbers - b.numbers):
         return Verdict(False, "adds detail")
-    if {a.predicate, b.predicate} & MULTI_VALUED:
+    if {a.verb, b.verb} & MULTI_VALUED:
         return Verdict(False, "a slot with several values")
     return Verdict(True, "different value")

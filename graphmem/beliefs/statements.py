@@ -49,17 +49,22 @@ STOPWORDS = _words(
 # the old; multi-valued ones accumulate ("likes hiking" and "likes swimming" are both true).
 SINGLE_VALUED: dict[str, frozenset[str]] = {
     "residence": _words(
-        "live lives living lived moved move relocated reside resides based home hometown address city"
+        "live lives living lived moved move relocated reside resides based home hometown address"
     ),
     "employment": _words("works work working employed employer job joined company hired position role title"),
-    "favourite": frozenset({"favorite", "favourite", "fave", "preferred", "prefer", "prefers", "best"}),
+    "favourite": frozenset({"favorite", "favourite", "fave"}),
     "age": frozenset({"age", "old", "aged", "turned", "birthday", "born"}),
     "name": frozenset({"name", "named", "called", "renamed"}),
     "schedule": _words(
         "standup meeting deadline due scheduled rescheduled postponed pushed starts ends launch release ships"
     ),
-    "technology": _words("runs uses use using migrated database stack hosted deployed switched version"),
-    "status": _words("married single divorced engaged dating vegetarian vegan retired pregnant status"),
+    "technology": _words("runs migrated database stack hosted deployed switched version"),
+    "status": _words("retired pregnant unemployed status"),
+    "relationship": _words(
+        "married single divorced engaged dating seeing boyfriend girlfriend partner husband wife fiancé"
+    ),
+    "diet": _words("diet vegetarian vegan pescatarian omnivore keto meat"),
+    "manager": _words("manager boss reports report supervisor"),
     "contact": frozenset({"email", "phone", "number", "handle"}),
     "price": frozenset({"price", "costs", "cost", "budget", "salary", "rent", "pays", "paid"}),
 }

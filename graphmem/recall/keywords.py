@@ -14,29 +14,17 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
-
-import snowballstemmer
 
 from graphmem.recall.lucene import query_words
+from graphmem.stemming import stem
 
 K1 = 1.2
 B = 0.75
 
 
-@lru_cache(maxsize=1)
-def _stemmer() -> snowballstemmer.stemmer:
-    return snowballstemmer.stemmer("english")
-
-
-@lru_cache(maxsize=65536)
-def _stem(word: str) -> str:
-    return str(_stemmer().stemWord(word))
-
-
 def analyse(text: str) -> list[str]:
     """The stemmed content words of ``text`` (stop words and punctuation dropped)."""
-    return [_stem(w) for w in query_words(text, unique=False)]
+    return [stem(w) for w in query_words(text, unique=False)]
 
 
 @dataclass(frozen=True)

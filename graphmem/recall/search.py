@@ -216,10 +216,11 @@ class Recaller:
             neighbours = self._search.neighbourhood(
                 tx, seeds, embedding, where, max_entity_mentions=s.max_entity_mentions
             )
+            fresh = {n.id: n.text for n in neighbours if n.id not in base}
+            shares = keyword_shares(query.query, fresh, pool_texts) if fresh else {}
             for n in neighbours:  # keyword evidence of a neighbour, weighed among the candidates
-                if n.id not in base:
-                    share = keyword_shares(query.query, {n.id: n.text}, pool_texts)[n.id]
-                    base[n.id] = relevance(Evidence(cosine=n.cosine, keyword=share), s.ranking)
+                if n.id in fresh:
+                    base[n.id] = relevance(Evidence(cosine=n.cosine, keyword=shares[n.id]), s.ranking)
             ranked = self._rank(vector, fulltext, deep, base, reasons, neighbours, query.intent)
             pool_ids = [m for m, _, _ in ranked[: query.limit * LINEAGE_POOL]]
             lineage, copies = self._search.lineage(tx, pool_ids)

@@ -92,6 +92,23 @@ class Supersession:
     contradicts: bool = True  # False for a refinement (D3): replaced, not proven wrong
 
 
+# A scope this small is scanned exactly for a new memory's neighbours (a few ms); above it the
+# vector index answers, asked for enough candidates that the scope's own still come through.
+EXACT_SCOPE_BELOW = 5000
+
+
+@dataclass(frozen=True)
+class EpisodeHead:
+    """A new memory that may continue an episode already stored (same scope and source, written
+    between ``since`` and its own ``occurred_at``)."""
+
+    id: str
+    scope: str
+    source: str | None
+    occurred_at: datetime
+    since: datetime
+
+
 @dataclass(frozen=True)
 class WriteOutcome:
     """What one write transaction stored."""
@@ -139,7 +156,12 @@ class MemoryStore:
         rows = [{"index": i, "scope": scope, "embedding": vector} for i, (scope, vector) in enumerate(probes)]
         found: list[list[StoredNeighbour]] = [[] for _ in probes]
         result = self._executor.read(
-            "memories/find_similar", rows=rows, k=k, min_score=index_score_from_cosine(min_cosine)
+            "memories/find_similar",
+            rows=rows,
+            k=k,
+            ann_k=max(100, k * 20),
+            exact_below=EXACT_SCOPE_BELOW,
+            min_score=index_score_from_cosine(min_cosine),
         )
         for row in result:
             found[int(row["index"])] = [_neighbour(n) for n in native(row["neighbours"])]
@@ -152,8 +174,10 @@ class MemoryStore:
         supersede: Sequence[Supersession],
         sequence: Sequence[tuple[str, str]] = (),
         after: Sequence[Callable[[Transaction], None]] = (),
+        heads: Sequence[EpisodeHead] = (),
     ) -> WriteOutcome:
-        """Create, reinforce and supersede in one transaction: all of it, or nothing."""
+        """Create, reinforce and supersede in one transaction: all of it, or nothing. ``heads``
+        (new memories that start a run of their batch) continue the episode stored before them."""
 
         def work(tx: Transaction) -> WriteOutcome:
             created: list[MemoryRecord] = []
@@ -177,6 +201,9 @@ class MemoryStore:
                     reinforced[record.id] = record
             if supersede:
                 tx.run("beliefs/apply_supersessions", rows=[vars(s) for s in supersede])
+            if heads:
+                new_ids = [item.id for item in create]
+                tx.run("memories/link_episode_heads", heads=[vars(h) for h in heads], new_ids=new_ids)
             if sequence:
                 tx.run("memories/link_sequence", pairs=[{"before": a, "after": b} for a, b in sequence])
             for step in after:

@@ -30,7 +30,14 @@ from graphmem.llm.base import Usage
 from graphmem.models import MemoryInput, MemoryRecord, WriteResult
 from graphmem.scopes import ROOT
 from graphmem.store.executor import Transaction
-from graphmem.store.memories import MemoryStore, NewMemory, Reinforcement, StoredNeighbour, Supersession
+from graphmem.store.memories import (
+    EpisodeHead,
+    MemoryStore,
+    NewMemory,
+    Reinforcement,
+    StoredNeighbour,
+    Supersession,
+)
 from graphmem.write.dedup import batch_duplicates
 from graphmem.write.fields import FieldInference
 
@@ -171,6 +178,7 @@ class RememberPipeline:
             supersessions,
             _episode_pairs(fresh),
             self._link(create, fresh),
+            _episode_heads(fresh),
         )
         return self._results(owners, drafts, outcome.created, outcome.reinforced)
 
@@ -335,20 +343,33 @@ class RememberPipeline:
         return results
 
 
-EPISODE_GAP = timedelta(hours=1)
+# Memories of one scope and source (no source counts as one) written this close together form an
+# episode: consecutive ones are joined by NEXT, within a batch and across writes.
+EPISODE_GAP = timedelta(minutes=30)
+
+
+def _same_episode(a: _Draft, b: _Draft) -> bool:
+    return (
+        a.scope == b.scope
+        and a.item.source == b.item.source
+        and abs(b.occurred_at - a.occurred_at) <= EPISODE_GAP
+    )
 
 
 def _episode_pairs(fresh: list[_Draft]) -> list[tuple[str, str]]:
-    """Consecutive new memories of one episode (same scope, same named source, within an hour).
+    """Consecutive new memories of one episode (same scope and source, within ``EPISODE_GAP``)."""
+    return [(a.memory_id, b.memory_id) for a, b in pairwise(fresh) if _same_episode(a, b)]
 
-    A batch of unrelated facts without a source is not an episode and gets no NEXT edges.
-    """
-    pairs = []
-    for a, b in pairwise(fresh):
-        same_episode = a.scope == b.scope and a.item.source is not None and a.item.source == b.item.source
-        if same_episode and abs(b.occurred_at - a.occurred_at) <= EPISODE_GAP:
-            pairs.append((a.memory_id, b.memory_id))
-    return pairs
+
+def _episode_heads(fresh: list[_Draft]) -> list[EpisodeHead]:
+    """New memories that open a run of their batch: each may continue an episode already stored."""
+    heads = []
+    for i, d in enumerate(fresh):
+        if d.lost_to is None and (i == 0 or not _same_episode(fresh[i - 1], d)):
+            heads.append(
+                EpisodeHead(d.memory_id, d.scope, d.item.source, d.occurred_at, d.occurred_at - EPISODE_GAP)
+            )
+    return heads
 
 
 def _speaker(n: StoredNeighbour) -> str | None:

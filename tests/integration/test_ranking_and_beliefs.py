@@ -1,0 +1,146 @@
+"""The failure modes found on data written apart from the code, pinned on the real stack (real
+Neo4j, real MiniLM): score order, conflict tags, 'used to', as_of order, a small user memory where
+the literal match comes first, and episodes without a named source."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from graphmem.memory import Memory
+from graphmem.models import RecallQuery
+
+pytestmark = pytest.mark.integration
+
+FACTS = [
+    "Teodora is allergic to penicillin.",
+    "Teodora's brother Marko lives in Zagreb.",
+    "Teodora works as a radiographer at the city hospital.",
+    "Teodora has a grey cat called Mrvica.",
+    "Teodora is vegetarian.",
+    "Teodora swims every Thursday evening.",
+    "Teodora's sister Ana is a nurse in Split.",
+    "Teodora drives a red Fiat Panda.",
+    "Teodora speaks Croatian, German and English.",
+    "Teodora's favourite band is Radiohead.",
+    "Teodora studied physics at the University of Zagreb.",
+    "Teodora's birthday is on 9 October.",
+    "Teodora lives in Rijeka.",
+    "Teodora prefers tea over coffee.",
+    "Teodora's manager is Dr. Horvat.",
+    "Teodora runs half marathons in about two hours.",
+    "Teodora's rent is 650 euros a month.",
+    "Teodora plays the piano badly but happily.",
+    "Teodora's partner Ivan is a ferry captain.",
+    "Teodora volunteers at an animal shelter on Saturdays.",
+    "Teodora moved to Pula.",
+]
+
+
+def _day(n: int) -> datetime:
+    return datetime(2024, 1, 1, 12, tzinfo=UTC) + timedelta(days=7 * n)
+
+
+@pytest.fixture
+def teodora(memory: Memory, scope: str) -> dict[str, str]:
+    """A 21-fact user memory written one fact at a time, a week apart; text -> memory id."""
+    return {
+        text: memory.remember(text, scope=scope, occurred_at=_day(i)).memory.id
+        for i, text in enumerate(FACTS)
+    }
+
+
+def test_the_literal_match_comes_first_in_a_small_user_memory(
+    memory: Memory, scope: str, teodora: dict[str, str]
+) -> None:
+    for question, fact in [
+        ("What is Teodora allergic to?", "Teodora is allergic to penicillin."),
+        ("Where does Teodora's brother Marko live?", "Teodora's brother Marko lives in Zagreb."),
+        ("What car does Teodora drive?", "Teodora drives a red Fiat Panda."),
+        ("which languages does teodora speak", "Teodora speaks Croatian, German and English."),
+        ("Who is Teodora's manager?", "Teodora's manager is Dr. Horvat."),
+    ]:
+        found = memory.recall_query(RecallQuery(query=question, scope=scope, limit=5, reinforce=False))
+        assert found.results[0].id == teodora[fact], question
+
+
+def test_results_are_in_score_order_and_unrelated_facts_are_no_conflict(
+    memory: Memory, scope: str, teodora: dict[str, str]
+) -> None:
+    found = memory.recall_query(RecallQuery(query="Tell me about Teodora", scope=scope, limit=10))
+    scores = [r.score for r in found.results]
+    assert scores == sorted(scores, reverse=True)
+    assert not any("conflict" in r.tags for r in found.results)
+
+
+def test_a_move_replaces_the_old_home_and_as_of_puts_the_old_home_first(
+    memory: Memory, scope: str, teodora: dict[str, str]
+) -> None:
+    rijeka, pula = teodora["Teodora lives in Rijeka."], teodora["Teodora moved to Pula."]
+    assert memory.get(rijeka).status == "superseded"
+    now = memory.recall_query(RecallQuery(query="Which city is Teodora based in these days?", scope=scope))
+    assert now.results[0].id == pula
+    assert rijeka not in {r.id for r in now.results}
+    then = memory.recall_query(
+        RecallQuery(
+            query="Where does Teodora live?", scope=scope, as_of=_day(len(FACTS) - 2), reinforce=False
+        )
+    )
+    assert then.results[0].id == rijeka
+
+
+def test_a_statement_about_the_past_does_not_retire_the_current_fact(memory: Memory, scope: str) -> None:
+    madrid = memory.remember("Bob lives in Madrid.", scope=scope, occurred_at=_day(0)).memory
+    memory.remember("Bob used to live in Paris.", scope=scope, occurred_at=_day(1))
+    memory.remember("Back in 2015 Bob worked in Lyon.", scope=scope, occurred_at=_day(2))
+    assert memory.get(madrid.id).status == "active"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "Our user database runs on PostgreSQL.",
+            "We moved the user database from PostgreSQL to CockroachDB.",
+        ),
+        ("Lena's manager is Jonas Berg.", "Lena now reports to Miriam Okafor."),
+        ("The team's CI runs on Jenkins.", "The team's CI runs on Buildkite."),
+        ("The public API allows 100 requests per minute.", "The public API allows 250 requests per minute."),
+    ],
+)
+def test_plain_updates_replace_the_old_value(memory: Memory, scope: str, old: str, new: str) -> None:
+    first = memory.remember(old, scope=scope, occurred_at=_day(0)).memory
+    memory.remember(new, scope=scope, occurred_at=_day(3))
+    assert memory.get(first.id).status == "superseded"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Bob lives in Madrid.", "Bob's sister lives in Rome."),
+        ("Nadia likes hiking.", "Nadia also enjoys kayaking."),
+        ("Ravi works at Siemens.", "Ravi might move to Bosch next year."),
+    ],
+)
+def test_decoys_additions_and_plans_keep_the_old_fact(memory: Memory, scope: str, old: str, new: str) -> None:
+    first = memory.remember(old, scope=scope, occurred_at=_day(0)).memory
+    memory.remember(new, scope=scope, occurred_at=_day(3))
+    assert memory.get(first.id).status == "active"
+
+
+def test_writes_minutes_apart_without_a_source_form_an_episode(memory: Memory, scope: str) -> None:
+    start = datetime(2024, 6, 1, 18, tzinfo=UTC)
+    turns = [
+        "Mia: I finally adopted a dog from the shelter!",
+        "Leo: That's great, what did you call her?",
+        "Mia: Biscuit. She's a two-year-old beagle.",
+    ]
+    for i, text in enumerate(turns):
+        memory.remember(text, scope=scope, occurred_at=start + timedelta(minutes=2 * i))
+    memory.remember("Leo: Unrelated, the boiler broke.", scope=scope, occurred_at=start + timedelta(days=3))
+    found = memory.recall_query(RecallQuery(query="What did Mia call her dog?", scope=scope, limit=3))
+    reasons = {r.text: r.match_reasons for r in found.results}
+    assert "Mia: Biscuit. She's a two-year-old beagle." in reasons
+    assert any("next to a match in its episode" in why for why in reasons.values())
+    assert "Leo: Unrelated, the boiler broke." not in reasons
