@@ -20,8 +20,11 @@ from graphmem.beliefs.statements import MULTI_VALUED, Statement
 SAME_SLOT_COSINE = 0.75
 # A statement that announces a change ("now", "moved", "switched") needs less: it says a value went.
 CHANGED_SLOT_COSINE = 0.7
+BOTH_CHANGED_SLOT_COSINE = 0.65
 # Above this, two statements whose numbers agree say the same thing in other words.
 RESTATE_COSINE = 0.75
+# A statement and its negation about one subject and one value: similar as a whole, if not worded alike.
+NEGATION_COSINE = 0.6
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,28 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
         return True
     if b.change and b.replaces and a.values & b.values:
         return True  # "Bob left Google and joined Stripe" names the value it replaces
+    if _new_name(old, new, a, b):
+        return True  # "I'm at KPMG" then "Moved to EY": a change to a new name of the same kind
+    if a.change and b.change:
+        return cosine >= BOTH_CHANGED_SLOT_COSINE  # two steps of one thing that keeps changing
     return cosine >= (CHANGED_SLOT_COSINE if a.change or b.change else SAME_SLOT_COSINE)
+
+
+def _slot_words(clause: Clause) -> frozenset[str]:
+    return clause.slot_nouns | frozenset((clause.key or "").split()[-1:])
+
+
+def _new_name(old: Statement, new: Statement, a: Clause, b: Clause) -> bool:
+    """A change announced towards a name of the kind the old statement named (by the parser's
+    entity types when it gives both), unless the two speak of attributes known to differ."""
+    if not (a.change or b.change) or not (a.names and b.names) or a.names & b.names:
+        return False
+    if a.name_types and b.name_types and not a.name_types & b.name_types:
+        return False
+    slots_a, slots_b = _slot_words(a), _slot_words(b)
+    if slots_a and slots_b and not slots_a & slots_b:
+        return False  # "Manager: Dana" and "Alex's skip-level is Rob": two slots
+    return not (old.families and new.families)
 
 
 def _restates(a: Clause, b: Clause, cosine: float) -> bool:
@@ -85,9 +109,12 @@ def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
         return Verdict(False, "a plan or a guess, not a change")
     if a.past_only or b.past_only:
         return Verdict(False, "about the past")
+    if a.negated != b.negated and a.values & b.values and cosine >= NEGATION_COSINE:
+        return Verdict(True, "negation")  # "We don't use Kubernetes" / "We adopted Kubernetes"
     if not _same_slot(old, new, a, b, cosine):
         return Verdict(False, "different slots")
-    if a.negated != b.negated and (a.values & b.values or a.predicate == b.predicate or cosine >= 0.6):
+    same_object = a.values & b.values or a.predicate == b.predicate
+    if a.negated != b.negated and (same_object or cosine >= NEGATION_COSINE):
         return Verdict(True, "negation")
     if b.additive and not b.negated:
         return Verdict(False, "an addition")
@@ -97,6 +124,8 @@ def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
         return Verdict(True, "change announced")
     if not (a.values - b.values) and not (a.numbers - b.numbers):
         return Verdict(False, "adds detail")
+    if a.quantities and b.quantities and not a.numbers & b.numbers and (a.values == b.values or b.change):
+        return Verdict(True, "a new number for the same quantity")
     if {a.verb, b.verb} & MULTI_VALUED:
         return Verdict(False, "a slot with several values")
     return Verdict(True, "different value")

@@ -37,12 +37,16 @@ HEDGE_WORDS = _words(
 )
 PAST_WORDS = _words("previously formerly originally")
 PAST_ANCHORS = _words("ago until before when back once till")
+# A date anchors a past-tense statement in the past only when it says so ("in 2019", "two years
+# ago", "last spring"); "this year" or "today" anchor it in the present.
+PAST_DATE_WORDS = _words("ago last previous yesterday earlier")
+_YEAR = re.compile(r"^(1[89]|20)\d\d$")
 ADDITIVE_WORDS = _words("also too additionally another besides both second")
 CHANGE_LEMMAS = _words(
     "now move relocate switch change replace migrate join leave become start promote transfer "
     "anymore longer new since reassign upgrade downgrade quit stop adopt sell drop hire appoint "
     "reschedule postpone push delay raise cut lower increase reduce update rename convert currently "
-    "retire resign fire sack marry divorce split engage"
+    "retire resign fire sack marry divorce split engage grow rise climb jump extend shrink double halve"
 )
 REPLACING_LEMMAS = _words("leave replace switch migrate sell quit drop swap trade ditch")
 PRESENT_MARKERS = _words("now currently anymore longer today nowadays")
@@ -70,7 +74,10 @@ class Clause:
     predicate: str | None  # the main verb's lemma (None for light verbs and fragments)
     verb: str | None  # the main verb's lemma, light verbs too ("have" in "I have a dog")
     values: frozenset[str]  # stems of names, complements and numbers: what fills the slot
+    names: frozenset[str]  # the values that are proper names ("PwC", "Lisbon", "Jonah")
+    name_types: frozenset[str]  # the entity types the parser gives those names (ORG, GPE, PERSON...)
     numbers: frozenset[float]
+    quantities: frozenset[float]  # the numbers that are not part of a date or a time of day
     key: str | None  # the key of a "key: value" note
     hedged: bool
     past_only: bool
@@ -157,18 +164,18 @@ def _numbers(text: str) -> set[float]:
     return found
 
 
-def _values(doc: Any, subject: str | None) -> set[str]:
+def _value_tokens(doc: Any, subject: str | None) -> list[Any]:
     adjunct = {t.i for ent in doc.ents if _is_temporal_adjunct(ent) for t in ent}
     subject_words = set((subject or "").replace("'s", "").split())
-    values: set[str] = set()
+    found = []
     for t in doc:
         if t.i in adjunct or t.is_stop or t.like_num or t.dep_ in {"nsubj", "nsubjpass", "poss", "ROOT"}:
             continue
         if t.lemma_.lower() in subject_words or t.pos_ not in CONTENT_POS:
             continue
         if t.pos_ == "PROPN" or t.ent_type_ or t.dep_ in VALUE_DEPS:
-            values.add(stem(t.lemma_.lower()))
-    return values
+            found.append(t)
+    return found
 
 
 def _becomes(root: Any) -> bool:
@@ -188,8 +195,17 @@ def _past_only(doc: Any, root: Any, lower: str, words: set[str]) -> bool:
         return True
     if root is None or root.tag_ != "VBD" or root.lemma_ in CHANGE_LEMMAS or _becomes(root):
         return False
-    anchored = bool(words & PAST_ANCHORS) or any(e.label_ == "DATE" for e in doc.ents)
-    return anchored
+    return bool(words & PAST_ANCHORS) or any(_past_date(e) for e in doc.ents)
+
+
+def _date_numbers(doc: Any) -> set[float]:
+    """The numbers inside dates and times of day ("on 3 March", "at 9:30")."""
+    return {n for e in doc.ents if e.label_ in {"DATE", "TIME"} for n in _numbers(e.text)}
+
+
+def _past_date(ent: Any) -> bool:
+    words = {t.text.lower() for t in ent}
+    return ent.label_ == "DATE" and bool(words & PAST_DATE_WORDS or any(_YEAR.match(w) for w in words))
 
 
 def _key(text: str) -> str | None:
@@ -200,6 +216,11 @@ def _key(text: str) -> str | None:
     return " ".join(words) or None
 
 
+def _parse(text: str) -> Any:
+    with _lock:
+        return _nlp()(text)
+
+
 def read_clause(text: str, speaker: str | None = None) -> Clause:
     """The clause reading of ``text``; 'I' is ``speaker`` (else 'user')."""
     return _read(text, (speaker or "user").lower())
@@ -207,8 +228,7 @@ def read_clause(text: str, speaker: str | None = None) -> Clause:
 
 @lru_cache(maxsize=8192)
 def _read(text: str, speaker: str) -> Clause:
-    with _lock:
-        doc = _nlp()(text)
+    doc = _parse(text)
     subject, slot_nouns = _subject(doc, speaker)
     lower = text.lower()
     lemmas = {t.lemma_.lower() for t in doc}
@@ -222,13 +242,19 @@ def _read(text: str, speaker: str) -> Clause:
     predicate = None
     if root is not None and root.pos_ in {"VERB", "AUX"} and root.lemma_ not in LIGHT_VERBS:
         predicate = root.lemma_.lower()
+    value_tokens = _value_tokens(doc, subject)
+    numbers = _numbers(text)
+    named = [t for t in value_tokens if t.pos_ == "PROPN"]
     return Clause(
         subject=subject,
         slot_nouns=frozenset(slot_nouns),
         predicate=predicate,
         verb=root.lemma_.lower() if root is not None and root.pos_ in {"VERB", "AUX"} else None,
-        values=frozenset(_values(doc, subject)),
-        numbers=frozenset(_numbers(text)),
+        values=frozenset(stem(t.lemma_.lower()) for t in value_tokens),
+        names=frozenset(stem(t.lemma_.lower()) for t in named),
+        name_types=frozenset(t.ent_type_ for t in named if t.ent_type_),
+        numbers=frozenset(numbers),
+        quantities=frozenset(numbers - _date_numbers(doc)),
         key=_key(text),
         hedged=hedged or "going to" in lower or "nothing decided" in lower,
         past_only=_past_only(doc, root, lower, words),
