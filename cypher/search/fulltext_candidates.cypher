@@ -13,6 +13,6 @@ RETURN m.id AS id, score, vector.similarity.cosine(m.embedding, $embedding) AS s
        coalesce(m.last_accessed_at, m.occurred_at).epochSeconds AS accessed,
        coalesce(m.spaced_access_count, 0) AS spaced, coalesce(m.priority, 0.0) AS priority,
        coalesce(m.pinned, false) AS pinned, coalesce(m.fade, 1.0) AS fade,
-       m.consolidated_at.epochSeconds AS faded_at
+       m.consolidated_at.epochSeconds AS faded_at, m.status AS status
 ORDER BY score DESC
 LIMIT $limit

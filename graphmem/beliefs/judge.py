@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graphmem.beliefs.parse import Clause, read_clause
+from graphmem.beliefs.parse import Clause, clause_texts, read_clause, sentence_count
 from graphmem.beliefs.statements import MULTI_VALUED, Statement
 
 # Cosine similarity above which two statements about one subject speak of the same slot.
@@ -35,12 +35,36 @@ class Verdict:
     reason: str
 
 
-def _clause(statement: Statement) -> Clause:
-    return read_clause(statement.body, statement.speaker)
+def _clauses(statement: Statement) -> list[Clause]:
+    return [read_clause(text, statement.speaker) for text in clause_texts(statement.body)]
+
+
+def _possessed(subject: str) -> tuple[str, str] | None:
+    owner, sep, noun = subject.partition("'s ")
+    return (owner, noun) if sep else None
 
 
 def _different_subjects(a: Clause, b: Clause) -> bool:
-    return a.subject is not None and b.subject is not None and a.subject != b.subject
+    """Whether the two clauses are about different people or things.
+
+    "Ana's sertraline dose" and "Ana" are one subject when the statement about Ana speaks of that
+    dose; "Chloe's ex" and "Chloe" are two. Names that share a word ("Bob Ferreira", "Bob"; "the
+    team standup", "the standup") are one; a change said of someone else's doing ("My doctor
+    switched me to...") is about whoever it names.
+    """
+    if a.subject is None or b.subject is None or a.subject == b.subject:
+        return False
+    pa, pb = _possessed(a.subject), _possessed(b.subject)
+    if pa and pa[0] == b.subject:
+        return not a.subject_nouns & b.lemmas
+    if pb and pb[0] == a.subject:
+        return not b.subject_nouns & a.lemmas
+    words_a, words_b = set(a.subject.split()), set(b.subject.split())
+    if not (pa or pb) and (words_a <= words_b or words_b <= words_a):
+        return False
+    if (b.change and a.subject in b.mentions) or (a.change and b.subject in a.mentions):
+        return False
+    return True
 
 
 def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: float) -> bool:
@@ -96,7 +120,20 @@ def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
         return Verdict(False, "same preference")
     if old.speaker and new.speaker and old.speaker != new.speaker:
         return Verdict(False, "different speakers")
-    a, b = _clause(old), _clause(new)
+    if sentence_count(old.body) > 1 or sentence_count(new.body) > 1:
+        return Verdict(False, "not an atomic statement")
+    whole_a, whole_b = read_clause(old.body, old.speaker), read_clause(new.body, new.speaker)
+    if whole_a.hedged or whole_b.hedged:
+        return Verdict(False, "a plan or a guess, not a change")
+    if whole_a.past_only or whole_b.past_only:
+        return Verdict(False, "about the past")
+    verdicts = [_judge_clauses(old, new, a, b, cosine) for a in _clauses(old) for b in _clauses(new)]
+    return next((v for v in verdicts if v.conflict), verdicts[0])
+
+
+def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine: float) -> Verdict:
+    """The verdict for one clause of each statement ("Nate left, so Olivia is my manager now"
+    conflicts with "Nate is my manager" through its second clause)."""
     if a.key and b.key:  # two "key: value" notes
         if a.key != b.key:
             return Verdict(False, "different keys")

@@ -50,7 +50,6 @@ CHANGE_LEMMAS = _words(
 )
 REPLACING_LEMMAS = _words("leave replace switch migrate sell quit drop swap trade ditch")
 PRESENT_MARKERS = _words("now currently anymore longer today nowadays")
-NEGATION_WORDS = _words("not no never nobody nothing neither nor anymore n't")
 TEMPORAL_ADJUNCT_WORDS = _words(
     "since ago last this today yesterday tonight recently year years week weeks month months quarter "
     "summer winter spring autumn fall weekend now next past earlier later"
@@ -62,7 +61,10 @@ VALUE_DEPS = _words("attr acomp dobj pobj oprd compound amod nummod npadvmod app
 # A note written as "key: value" ("Marco's diet: vegetarian", "Tara — medication: losartan").
 _KEY_VALUE = re.compile(r"^\s*([^:]{1,60}?)\s*:\s*(\S.*?)\s*[.!]?\s*$")
 ENDING_LEMMAS = _words("stop quit cancel end abandon drop scrap ditch")
-_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:[:.]\d+)?\s*[km]?\b", re.IGNORECASE)
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:[:.]\d+)?\s*(?:[km]|st|nd|rd|th)?\b", re.IGNORECASE)
+# Negation words that deny a whole clause wherever they stand ("no pets", "never again"); "not" and
+# "n't" deny only the verb they attach to ("not looking back" says nothing of "switched").
+CLAUSE_NEGATIONS = _words("no never nobody nothing neither nor anymore")
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,9 @@ class Clause:
     change: bool
     replaces: bool  # a verb that takes the old value as its object ("left Google", "sold the Fiesta")
     negated: bool
+    lemmas: frozenset[str] = frozenset()  # every lemma of the clause, lower case
+    mentions: frozenset[str] = frozenset()  # who or what the clause names anywhere (subject, objects)
+    subject_nouns: frozenset[str] = frozenset()  # the nouns of the subject itself (not its possessor)
 
 
 @lru_cache(maxsize=1)
@@ -116,6 +121,30 @@ def _phrase(token: Any, speaker: str) -> str | None:
     return " ".join(w for w in words if w not in FIRST_PERSON) or None
 
 
+def _subject_nouns(doc: Any) -> set[str]:
+    """The nouns naming the grammatical subject itself, without its possessor or adjectives
+    ("Ana's sertraline dose" -> sertraline, dose; "Mei's favourite food" -> food)."""
+    subject = next((t for t in doc if t.dep_ in {"nsubj", "nsubjpass"}), None)
+    if subject is None:
+        return set()
+    return {
+        t.lemma_.lower()
+        for t in subject.subtree
+        if t.pos_ in {"NOUN", "PROPN"} and (t == subject or (t.dep_ == "compound" and t.head == subject))
+    }
+
+
+def _inverted(doc: Any) -> tuple[Any, Any] | None:
+    """(name, owned noun) of a copula that names who fills someone's slot ("Nate is my manager")."""
+    subject = next((t for t in doc if t.dep_ == "nsubj"), None)
+    if subject is None or subject.pos_ != "PROPN" or subject.head.lemma_ != "be":
+        return None
+    attr = next((c for c in subject.head.children if c.dep_ == "attr"), None)
+    if attr is None or not any(c.dep_ == "poss" for c in attr.children):
+        return None
+    return subject, attr
+
+
 def _subject(doc: Any, speaker: str) -> tuple[str | None, set[str]]:
     """(subject key, slot nouns) of the first clause's subject."""
     subject = next((t for t in doc if t.dep_ in {"nsubj", "nsubjpass"}), None)
@@ -123,8 +152,17 @@ def _subject(doc: Any, speaker: str) -> tuple[str | None, set[str]]:
     if subject is None and root is not None and root.pos_ in {"VERB", "AUX"}:
         # the small model sometimes misses a rare name as subject ("Lucía lives in Seville")
         subject = next((t for t in doc[: root.i] if t.pos_ in {"PROPN", "NOUN"} and t.head == root), None)
+        owned = [t for t in doc[subject.i + 1 : root.i] if t.pos_ in {"NOUN", "PROPN"}] if subject else []
+        if subject is not None and subject.dep_ == "poss" and owned:  # "Chloe's ex lives" misread
+            owner = _phrase(subject, speaker)
+            return f"{owner}'s {' '.join(t.lemma_.lower() for t in owned)}", set()
     if subject is None:
         return None, set()
+    inverted = _inverted(doc)
+    if inverted is not None:
+        # "Nate is my manager" says what "my manager is Nate" says: the slot is the owner's manager
+        attr, owner_token = inverted[1], next(c for c in inverted[1].children if c.dep_ == "poss")
+        return _phrase(owner_token, speaker), {_phrase(attr, speaker) or attr.lemma_.lower()}
     possessor = next((c for c in subject.children if c.dep_ == "poss"), None)
     if possessor is None:
         return _phrase(subject, speaker), set()
@@ -156,7 +194,7 @@ def _numbers(text: str) -> set[float]:
     for raw in _NUMBER.findall(text):
         token = raw.strip().lower().replace(",", "")
         scale = 1000.0 if token.endswith("k") else 1e6 if token.endswith("m") else 1.0
-        token = token.rstrip("km").strip().replace(":", ".")
+        token = re.sub(r"(st|nd|rd|th)$", "", token).rstrip("km").strip().replace(":", ".")
         try:
             found.add(float(token) * scale)
         except ValueError:
@@ -216,6 +254,58 @@ def _key(text: str) -> str | None:
     return " ".join(words) or None
 
 
+def _negated(doc: Any, root: Any, words: set[str], lower: str) -> bool:
+    """Whether the clause denies its main verb (or its copula), or says something ended (a verb:
+    "cancelled", not "the end of September")."""
+    if root is not None and any(c.dep_ == "neg" for c in root.children):
+        return True
+    ended = any(t.pos_ == "VERB" and t.lemma_.lower() in ENDING_LEMMAS for t in doc)
+    return bool(words & CLAUSE_NEGATIONS) or ended or "no longer" in lower
+
+
+def _mentions(doc: Any, speaker: str) -> set[str]:
+    """The phrases of every noun or pronoun the clause names (subjects, objects, possessors)."""
+    found = set()
+    for t in doc:
+        if t.pos_ in {"NOUN", "PROPN", "PRON"} and t.dep_ not in {"compound", "amod"}:
+            phrase = _phrase(t, speaker)
+            if phrase:
+                found.add(phrase)
+    return found
+
+
+def clause_texts(text: str) -> list[str]:
+    """The clauses of a sentence that each have a subject of their own, in order ("Nate left, so
+    Olivia is my manager now" -> "Nate left", "so Olivia is my manager now"); one when it has one."""
+    doc = _parse(text)
+    heads = [t for t in doc if t.pos_ in {"VERB", "AUX"} and any(c.dep_ in {"nsubj", "nsubjpass"} for c in t.children)]
+    if len(heads) < 2:
+        return [text]
+    head_ids = {t.i for t in heads}
+
+    def owner(token: Any) -> int | None:
+        while True:
+            if token.i in head_ids:
+                return int(token.i)
+            if token.head is token:
+                return None
+            token = token.head
+
+    groups: dict[int, list[Any]] = {h.i: [] for h in heads}
+    for t in doc:
+        key = owner(t)
+        if key is not None and not t.is_punct:
+            groups[key].append(t)
+    parts = ["".join(t.text_with_ws for t in tokens).strip() for tokens in groups.values() if tokens]
+    return [p for p in parts if len(p.split()) >= 2] or [text]
+
+
+def sentence_count(text: str) -> int:
+    """How many sentences the parser finds ("Dr. Singh" does not end one)."""
+    return sum(1 for _ in _parse(text).sents)
+
+
+@lru_cache(maxsize=4096)
 def _parse(text: str) -> Any:
     with _lock:
         return _nlp()(text)
@@ -243,6 +333,9 @@ def _read(text: str, speaker: str) -> Clause:
     if root is not None and root.pos_ in {"VERB", "AUX"} and root.lemma_ not in LIGHT_VERBS:
         predicate = root.lemma_.lower()
     value_tokens = _value_tokens(doc, subject)
+    inverted = _inverted(doc)
+    if inverted is not None:  # the name is the value, the owned noun the slot
+        value_tokens = [t for t in value_tokens if t != inverted[1]] + [inverted[0]]
     numbers = _numbers(text)
     named = [t for t in value_tokens if t.pos_ == "PROPN"]
     return Clause(
@@ -261,7 +354,8 @@ def _read(text: str, speaker: str) -> Clause:
         additive=bool(words & ADDITIVE_WORDS) or "as well" in lower or "in addition" in lower,
         change=bool(lemmas & CHANGE_LEMMAS) or "no longer" in lower or _becomes(root),
         replaces=bool(lemmas & REPLACING_LEMMAS),
-        negated=any(t.dep_ == "neg" for t in doc)
-        or bool(words & NEGATION_WORDS | lemmas & ENDING_LEMMAS)
-        or "no longer" in lower,
+        negated=_negated(doc, root, words, lower),
+        lemmas=frozenset(lemmas),
+        mentions=frozenset(_mentions(doc, speaker)),
+        subject_nouns=frozenset(_subject_nouns(doc)),
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from graphmem.beliefs.parse import sentence_count
 from graphmem.beliefs.statements import Statement
 
 MIN_REFINE_COSINE = 0.7
@@ -20,7 +21,7 @@ def refines(
     or a qualification, while the retrieval window is open."""
     if labile_until is None or labile_until < now or cosine < MIN_REFINE_COSINE:
         return False
-    if not (old.atomic and new.atomic) or not old.content:
+    if not (old.atomic and new.atomic) or not old.content or sentence_count(new.body) > 1:
         return False
     kept = len(old.content & new.content) / len(old.content)
     added = new.content - old.content

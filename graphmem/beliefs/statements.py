@@ -24,7 +24,6 @@ def _words(text: str) -> frozenset[str]:
 
 
 _SPEAKER = re.compile(r"^\s*([A-Z][\w.'-]{0,40}(?: [A-Z][\w.'-]{0,40})?)\s*:\s+")
-_SENTENCE_END = re.compile(r"[.!?]+\s+\S")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*|\d+(?:[.,:]\d+)*(?:am|pm|k|m|%)?", re.UNICODE)
 
 FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "i'm", "i've", "i'd", "i'll", "im"})
@@ -180,9 +179,7 @@ def read_statement(text: str, speaker: str | None = None) -> Statement:
         ordered_pair=_preference_pair(tokens),
         subject_words=_subject_words(tokens, who),
         speaker=(speaker or (match.group(1) if match else None) or "").lower() or None,
-        atomic=len(tokens) <= MAX_ATOMIC_WORDS
-        and "?" not in body
-        and _SENTENCE_END.search(body.strip()) is None,
+        atomic=len(tokens) <= MAX_ATOMIC_WORDS and "?" not in body,
         body=body,
     )
 

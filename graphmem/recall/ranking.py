@@ -73,16 +73,22 @@ class Link:
     seed: str
     neighbour: str
     via: str
+    weight: float = 1.0  # for MENTIONS: how telling the shared entity is among the candidates (0..1)
 
 
 def spread(
-    base: Mapping[str, float], links: Sequence[Link], weights: RankWeights
+    base: Mapping[str, float],
+    links: Sequence[Link],
+    weights: RankWeights,
+    replaced: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, float], dict[str, set[str]]]:
     """Scores after graph expansion, and which edges lifted each memory.
 
     A NEXT or SUPERSEDES neighbour rises to ``context_share`` of its seed's score when its own is
     lower (never above the seed); a memory sharing a rare entity with a seed gains
-    ``entity_bonus`` once, scaled by how far the seed is above it (never above the seed).
+    ``entity_bonus`` times the link's weight (never above the seed). A seed
+    in ``replaced`` is a belief that no longer holds: the belief that replaced it (its SUPERSEDES
+    neighbour) answers now what it answered, so it takes the seed's whole score (via REPLACES).
     """
     scores = dict(base)
     via: dict[str, set[str]] = {}
@@ -91,14 +97,19 @@ def spread(
         if seed is None or link.neighbour == link.seed:
             continue
         own = base.get(link.neighbour, 0.0)
-        if link.via == "MENTIONS":
-            lifted = own + weights.entity_bonus if own < seed else own
+        edge = link.via
+        if edge == "MENTIONS" and link.weight <= 0:
+            continue  # an entity every candidate shares says nothing
+        if edge == "MENTIONS":
+            lifted = own + weights.entity_bonus * link.weight if own < seed else own
             lifted = min(lifted, max(own, seed))
+        elif edge == "SUPERSEDES" and link.seed in replaced and link.neighbour not in replaced:
+            lifted, edge = max(own, seed), "REPLACES"
         else:
             lifted = max(own, min(seed * weights.context_share, seed))
         if lifted > scores.get(link.neighbour, own):
             scores[link.neighbour] = lifted
-        via.setdefault(link.neighbour, set()).add(link.via)
+        via.setdefault(link.neighbour, set()).add(edge)
     return scores, via
 
 

@@ -7,7 +7,7 @@ One read transaction, four to six queries: vector, fulltext, neighbourhood, reco
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
 import numpy as np
@@ -42,6 +42,7 @@ _VIA = {
     "NEXT": "next to a match in its episode",
     "SUPERSEDES": "belief chain of a match",
     "MENTIONS": "shares an entity with a match",
+    "REPLACES": "replaced a belief that matches",
 }
 
 
@@ -125,6 +126,14 @@ def evidence_first(
     ]
 
 
+def entity_weight(neighbour: Neighbour, candidates: int) -> float:
+    """How telling a shared entity is: an entity that most of the candidates mention (the user's
+    own name in their memory) tells nothing of which one answers; 1.0 for other links."""
+    if neighbour.via != "MENTIONS" or candidates <= 0:
+        return 1.0
+    return max(0.0, 1.0 - neighbour.mentioned_by / candidates)
+
+
 def similarity_confidence(best_cosine: float | None) -> float:
     """Map the best vector similarity to a 0..1 confidence that the answer is in the results."""
     if best_cosine is None:
@@ -189,8 +198,15 @@ class Recaller:
         return [float(x) for x in blend(np.stack([vectors[0], context]), [w, 1.0 - w])]
 
     def recall(self, query: RecallQuery) -> RecallResult:
-        """The memories that best answer ``query``."""
+        """The memories that best answer ``query``.
+
+        For the current truth (no ``as_of``, superseded memories not asked for), retrieval also
+        looks at replaced beliefs: one that matches the query hands its score to the belief that
+        replaced it ("Where does Ingrid live?" matches "Ingrid lives in Bergen", and "Ingrid moved
+        to Tromsø" answers it now), and is itself left out of the results."""
         where = search_filter(query)
+        current_only = where.statuses == ["active"]
+        seek = replace(where, statuses=["active", "superseded"]) if current_only else where
         embedding = self._query_vector(query)
         lucene = lucene_query(query.query)
         deeper = sub_queries(query.query, self._settings.sub_query_budget)
@@ -199,17 +215,17 @@ class Recaller:
 
         def work(tx: Transaction) -> _Found:
             vector = self._search.vector(
-                tx, embedding, where, k=max(100, pool * 2), limit=pool, min_results=query.limit
+                tx, embedding, seek, k=max(100, pool * 2), limit=pool, min_results=query.limit
             )
             fulltext = (
-                self._search.fulltext(tx, lucene, embedding, where, k=pool * 2, limit=pool) if lucene else []
+                self._search.fulltext(tx, lucene, embedding, seek, k=pool * 2, limit=pool) if lucene else []
             )
             best = max((c.score for c in vector), default=None)
             deep: list[Candidate] = []
             if similarity_confidence(best) < s.deep_below:  # R4: search deeper, within the budget
                 for text in deeper:
                     vec = self._embedder.embed_one(text).tolist()
-                    deep += self._search.vector(tx, vec, where, k=pool * 4, limit=pool * 2, min_results=1)
+                    deep += self._search.vector(tx, vec, seek, k=pool * 4, limit=pool * 2, min_results=1)
             evidence, reasons, pool_texts = _evidence(query.query, vector, fulltext, deep)
             base = {m: relevance(e, s.ranking) for m, e in evidence.items()}
             seeds = ordered(base)[: s.expand_top]
@@ -221,7 +237,7 @@ class Recaller:
             for n in neighbours:  # keyword evidence of a neighbour, weighed among the candidates
                 if n.id in fresh:
                     base[n.id] = relevance(Evidence(cosine=n.cosine, keyword=shares[n.id]), s.ranking)
-            ranked = self._rank(vector, fulltext, deep, base, reasons, neighbours, query.intent)
+            ranked = self._rank(vector, fulltext, deep, base, reasons, neighbours, query.intent, current_only)
             pool_ids = [m for m, _, _ in ranked[: query.limit * LINEAGE_POOL]]
             lineage, copies = self._search.lineage(tx, pool_ids)
             chosen = evidence_first(vouched(ranked, lineage), lineage, query.limit, copies)
@@ -254,14 +270,18 @@ class Recaller:
         reasons: dict[str, list[str]],
         neighbours: list[Neighbour],
         intent: Intent | None,
+        current_only: bool,
     ) -> list[tuple[str, float, list[str]]]:
         """Relevance spread to graph neighbours, then nudged by dynamics and intent; best first."""
         s = self._settings
         facts: dict[str, Facts] = {c.id: c.facts for c in [*deep, *fulltext, *vector]}
         for n in neighbours:
             facts.setdefault(n.id, n.facts)
-        links = [Link(n.seed_id, n.id, n.via) for n in neighbours]
-        scores, lifted_by = spread(base, links, s.ranking)
+        links = [Link(n.seed_id, n.id, n.via, entity_weight(n, len(base))) for n in neighbours]
+        replaced = frozenset(m for m in base if current_only and facts[m].status == "superseded")
+        scores, lifted_by = spread(base, links, s.ranking, replaced)
+        for memory_id in replaced:
+            scores.pop(memory_id, None)
         for memory_id, edges in lifted_by.items():
             for edge in sorted(edges):
                 reason = _VIA.get(edge, edge)

@@ -52,6 +52,7 @@ class Facts:
     pinned: bool
     fade: float = 1.0
     faded_at: float | None = None  # when consolidation set ``fade`` (epoch seconds)
+    status: str = "active"
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,7 @@ class Neighbour:
     facts: Facts
     cosine: float
     text: str
+    mentioned_by: int = 0  # for MENTIONS: how many memories mention the rarest entity shared
 
 
 def _facts(row: Row) -> Facts:
@@ -91,6 +93,7 @@ def _facts(row: Row) -> Facts:
         pinned=bool(row["pinned"]),
         fade=float(row.get("fade") or 1.0),
         faded_at=float(row["faded_at"]) if row.get("faded_at") is not None else None,
+        status=str(row.get("status") or "active"),
     )
 
 
@@ -164,7 +167,15 @@ class SearchStore:
             **where.params(),
         )
         return [
-            Neighbour(r["seed"], r["via"], r["id"], _facts(r), _similarity(r["similarity"]), str(r["text"]))
+            Neighbour(
+                r["seed"],
+                r["via"],
+                r["id"],
+                _facts(r),
+                _similarity(r["similarity"]),
+                str(r["text"]),
+                int(r["mentioned_by"] or 0),
+            )
             for r in rows
         ]
 

@@ -58,3 +58,32 @@ def test_a_change_word_alone_does_not_make_unrelated_facts_about_one_person_conf
     taste = read_statement("Alice prefers tea over coffee.")
     assert not judge(trip, taste, 0.4).conflict
     assert not judge(taste, trip, 0.4).conflict
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # an abbreviation does not make two sentences of one ("Dr. Morgan")
+        ("Ahmed's GP is Dr. Singh.", "Ahmed's GP is Dr. Morgan."),
+        # the clause that carries the change is found in a compound sentence
+        ("Nate is my manager.", "Nate left, so Olivia is my manager now."),
+        # an attribute of someone is about them: "Ana's dose" and "Ana takes 50 mg"
+        ("Ana takes 50 mg of sertraline daily.", "Ana's sertraline dose was increased to 100 mg."),
+        # a negated side clause ("not looking back") does not negate the change
+        ("I use VS Code for everything.", "Switched to Neovim full-time, not looking back."),
+    ],
+)
+def test_updates_said_in_compound_or_indirect_ways_are_found(old: str, new: str) -> None:
+    assert judge(read_statement(old), read_statement(new), 0.7).conflict
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Chloe lives in Brighton.", "Chloe's ex lives in Hove now."),
+        ("Mei's favourite food is ramen.", "Mei's favourite restaurant is Dishoom."),
+        ("Project Nova will be written in TypeScript.", "Project Helix will be written in Rust."),
+    ],
+)
+def test_someone_elses_or_another_things_value_is_no_update(old: str, new: str) -> None:
+    assert not judge(read_statement(old), read_statement(new), 0.7).conflict

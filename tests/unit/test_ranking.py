@@ -77,3 +77,21 @@ def test_a_replaced_belief_ranks_below_the_one_that_replaced_it() -> None:
     )
     assert ordered(scores)[:1] == ["other"]
     assert scores["gcp"] > scores["azure"] > scores["aws"]
+
+
+def test_an_entity_every_candidate_mentions_lifts_nothing() -> None:
+    scores, via = spread({"hit": 0.7, "other": 0.4}, [Link("hit", "other", "MENTIONS", weight=0.0)], W)
+    assert scores["other"] == pytest.approx(0.4)
+    assert via == {}
+
+
+def test_the_belief_that_replaced_a_match_takes_its_score() -> None:
+    # "Where does Ingrid live?" matches the replaced "Ingrid lives in Bergen" best; the belief
+    # that replaced it ("Ingrid moved to Tromsø") answers it now.
+    base = {"bergen": 0.8, "tromso": 0.55, "nurse": 0.7}
+    scores, via = spread(base, [Link("bergen", "tromso", "SUPERSEDES")], W, replaced=frozenset({"bergen"}))
+    assert scores["tromso"] == pytest.approx(0.8)
+    assert via["tromso"] == {"REPLACES"}
+    # without the replacement, a belief-chain neighbour stays below its seed
+    scores, _ = spread(base, [Link("bergen", "tromso", "SUPERSEDES")], W)
+    assert scores["tromso"] < 0.8
