@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from graphmem.beliefs.parse import Clause, clause_texts, read_clause, sentence_count
 from graphmem.beliefs.statements import MULTI_VALUED, Statement
+from graphmem.stemming import stem
 
 # Cosine similarity above which two statements about one subject speak of the same slot.
 SAME_SLOT_COSINE = 0.75
@@ -70,36 +71,28 @@ def _different_subjects(a: Clause, b: Clause) -> bool:
 def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: float) -> bool:
     if a.slot_nouns and b.slot_nouns:
         return bool(a.slot_nouns & b.slot_nouns)  # "partner" and "tennis partner" are two slots
+    if _slot_is_value(a, b) or _slot_is_value(b, a):
+        return False  # "Priya's manager is Rohan" and "Priya is a product manager": a slot, a title
     if a.predicate and a.predicate == b.predicate:
         return True
     if a.predicate and b.predicate and not (a.change or b.change):
         return False  # "works as a hydrologist" and "cycles to work": two things the subject does
     if old.families & new.families:
         return True
+    if old.families and new.families:
+        return False  # "lives in Lagos" and "now works as an accountant": two known attributes
     if b.change and b.replaces and a.values & b.values:
         return True  # "Bob left Google and joined Stripe" names the value it replaces
-    if _new_name(old, new, a, b):
-        return True  # "I'm at KPMG" then "Moved to EY": a change to a new name of the same kind
     if a.change and b.change:
         return cosine >= BOTH_CHANGED_SLOT_COSINE  # two steps of one thing that keeps changing
     return cosine >= (CHANGED_SLOT_COSINE if a.change or b.change else SAME_SLOT_COSINE)
 
 
-def _slot_words(clause: Clause) -> frozenset[str]:
-    return clause.slot_nouns | frozenset((clause.key or "").split()[-1:])
-
-
-def _new_name(old: Statement, new: Statement, a: Clause, b: Clause) -> bool:
-    """A change announced towards a name of the kind the old statement named (by the parser's
-    entity types when it gives both), unless the two speak of attributes known to differ."""
-    if not (a.change or b.change) or not (a.names and b.names) or a.names & b.names:
+def _slot_is_value(named: Clause, other: Clause) -> bool:
+    """Whether the slot ``named`` fills is only a value of ``other``."""
+    if not named.slot_nouns or other.slot_nouns:
         return False
-    if a.name_types and b.name_types and not a.name_types & b.name_types:
-        return False
-    slots_a, slots_b = _slot_words(a), _slot_words(b)
-    if slots_a and slots_b and not slots_a & slots_b:
-        return False  # "Manager: Dana" and "Alex's skip-level is Rob": two slots
-    return not (old.families and new.families)
+    return bool({stem(w) for noun in named.slot_nouns for w in noun.split()} & other.values)
 
 
 def _restates(a: Clause, b: Clause, cosine: float) -> bool:

@@ -62,6 +62,8 @@ VALUE_DEPS = _words("attr acomp dobj pobj oprd compound amod nummod npadvmod app
 _KEY_VALUE = re.compile(r"^\s*([^:]{1,60}?)\s*:\s*(\S.*?)\s*[.!]?\s*$")
 ENDING_LEMMAS = _words("stop quit cancel end abandon drop scrap ditch")
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:[:.]\d+)?\s*(?:[km]|st|nd|rd|th)?\b", re.IGNORECASE)
+# Dependencies of a verb that heads a clause of its own beside the main one ("Nate left, so ...").
+CLAUSE_DEPS = _words("ROOT conj ccomp parataxis")
 # Negation words that deny a whole clause wherever they stand ("no pets", "never again"); "not" and
 # "n't" deny only the verb they attach to ("not looking back" says nothing of "switched").
 CLAUSE_NEGATIONS = _words("no never nobody nothing neither nor anymore")
@@ -76,8 +78,6 @@ class Clause:
     predicate: str | None  # the main verb's lemma (None for light verbs and fragments)
     verb: str | None  # the main verb's lemma, light verbs too ("have" in "I have a dog")
     values: frozenset[str]  # stems of names, complements and numbers: what fills the slot
-    names: frozenset[str]  # the values that are proper names ("PwC", "Lisbon", "Jonah")
-    name_types: frozenset[str]  # the entity types the parser gives those names (ORG, GPE, PERSON...)
     numbers: frozenset[float]
     quantities: frozenset[float]  # the numbers that are not part of a date or a time of day
     key: str | None  # the key of a "key: value" note
@@ -150,8 +150,16 @@ def _subject(doc: Any, speaker: str) -> tuple[str | None, set[str]]:
     subject = next((t for t in doc if t.dep_ in {"nsubj", "nsubjpass"}), None)
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if subject is None and root is not None and root.pos_ in {"VERB", "AUX"}:
-        # the small model sometimes misses a rare name as subject ("Lucía lives in Seville")
-        subject = next((t for t in doc[: root.i] if t.pos_ in {"PROPN", "NOUN"} and t.head == root), None)
+        # the small model sometimes misses a rare name as subject, or reads it as an adjective
+        # ("Lucía lives in Seville")
+        subject = next(
+            (
+                t
+                for t in doc[: root.i]
+                if t.head == root and (t.pos_ in {"PROPN", "NOUN"} or (t.is_title and t.pos_ in {"ADJ", "X"}))
+            ),
+            None,
+        )
         owned = [t for t in doc[subject.i + 1 : root.i] if t.pos_ in {"NOUN", "PROPN"}] if subject else []
         if subject is not None and subject.dep_ == "poss" and owned:  # "Chloe's ex lives" misread
             owner = _phrase(subject, speaker)
@@ -278,7 +286,13 @@ def clause_texts(text: str) -> list[str]:
     """The clauses of a sentence that each have a subject of their own, in order ("Nate left, so
     Olivia is my manager now" -> "Nate left", "so Olivia is my manager now"); one when it has one."""
     doc = _parse(text)
-    heads = [t for t in doc if t.pos_ in {"VERB", "AUX"} and any(c.dep_ in {"nsubj", "nsubjpass"} for c in t.children)]
+    heads = [
+        t
+        for t in doc
+        if t.pos_ in {"VERB", "AUX"}
+        and t.dep_ in CLAUSE_DEPS
+        and any(c.dep_ in {"nsubj", "nsubjpass"} for c in t.children)
+    ]
     if len(heads) < 2:
         return [text]
     head_ids = {t.i for t in heads}
@@ -337,15 +351,12 @@ def _read(text: str, speaker: str) -> Clause:
     if inverted is not None:  # the name is the value, the owned noun the slot
         value_tokens = [t for t in value_tokens if t != inverted[1]] + [inverted[0]]
     numbers = _numbers(text)
-    named = [t for t in value_tokens if t.pos_ == "PROPN"]
     return Clause(
         subject=subject,
         slot_nouns=frozenset(slot_nouns),
         predicate=predicate,
         verb=root.lemma_.lower() if root is not None and root.pos_ in {"VERB", "AUX"} else None,
         values=frozenset(stem(t.lemma_.lower()) for t in value_tokens),
-        names=frozenset(stem(t.lemma_.lower()) for t in named),
-        name_types=frozenset(t.ent_type_ for t in named if t.ent_type_),
         numbers=frozenset(numbers),
         quantities=frozenset(numbers - _date_numbers(doc)),
         key=_key(text),
