@@ -35,6 +35,7 @@ class RankWeights:
     dynamics_cap: float = 0.03
     intent_scale: float = 0.25
     sub_query_share: float = 0.9
+    replaced_share: float = 1.0  # how much of a replaced belief's score the belief replacing it takes
 
     def __post_init__(self) -> None:
         if 2 * self.dynamics_cap + self.entity_bonus >= CLEAR_MARGIN:
@@ -88,7 +89,7 @@ def spread(
     lower (never above the seed); a memory sharing a rare entity with a seed gains
     ``entity_bonus`` times the link's weight (never above the seed). A seed
     in ``replaced`` is a belief that no longer holds: the belief that replaced it (its SUPERSEDES
-    neighbour) answers now what it answered, so it takes the seed's whole score (via REPLACES).
+    neighbour) answers now what it answered, so it takes ``replaced_share`` of the seed's score (via REPLACES).
     """
     scores = dict(base)
     via: dict[str, set[str]] = {}
@@ -104,7 +105,7 @@ def spread(
             lifted = own + weights.entity_bonus * link.weight if own < seed else own
             lifted = min(lifted, max(own, seed))
         elif edge == "SUPERSEDES" and link.seed in replaced and link.neighbour not in replaced:
-            lifted, edge = max(own, seed), "REPLACES"
+            lifted, edge = max(own, seed * weights.replaced_share), "REPLACES"
         else:
             lifted = max(own, min(seed * weights.context_share, seed))
         if lifted > scores.get(link.neighbour, own):
