@@ -65,6 +65,21 @@ def test_the_literal_match_comes_first_in_a_small_user_memory(
         assert found.results[0].id == teodora[fact], question
 
 
+def test_only_the_moved_home_is_replaced_among_twenty_facts_about_one_person(
+    memory: Memory, teodora: dict[str, str]
+) -> None:
+    replaced = {text for text, memory_id in teodora.items() if memory.get(memory_id).status != "active"}
+    assert replaced == {"Teodora lives in Rijeka."}
+
+
+def test_the_belief_that_replaced_a_match_answers_the_question_now(
+    memory: Memory, scope: str, teodora: dict[str, str]
+) -> None:
+    found = memory.recall_query(RecallQuery(query="Where does Teodora live?", scope=scope, reinforce=False))
+    assert found.results[0].id == teodora["Teodora moved to Pula."]
+    assert "replaced a belief that matches" in found.results[0].match_reasons
+
+
 def test_results_are_in_score_order_and_unrelated_facts_are_no_conflict(
     memory: Memory, scope: str, teodora: dict[str, str]
 ) -> None:
