@@ -137,7 +137,10 @@ class RememberPipeline:
     def remember(self, items: Sequence[MemoryInput]) -> list[WriteResult]:
         """Store each item (or reinforce its stored near-duplicate); results in input order.
 
-        The whole batch is one transaction: on any error nothing is written.
+        The whole batch is one transaction: on any error nothing is written. What does not depend
+        on the graph (fields, embeddings, parses, in-batch duplicates) is worked out first; the
+        checks against stored memories run inside the transaction, after it holds the write lock
+        of each scope it writes, so concurrent writers to one scope never both store a text.
         """
         check_inputs(items, self._limits)
         needs_fields = [
@@ -151,15 +154,41 @@ class RememberPipeline:
         statements = [read_statement(item.text, speaker_of(item)) for item in items]
         scopes = [item.scope or ROOT for item in items]
         owners = self._batch_owners(vectors, scopes, statements)
-        drafts = [
-            _Draft(i, items[i], scopes[i], items[i].occurred_at or now, statements[i], vectors[i].tolist())
-            for i, owner in enumerate(owners)
-            if owner is None
-        ]
+        kept = [i for i, owner in enumerate(owners) if owner is None]
+        field_charge = needs_fields[0] if needs_fields and field_usage.calls else None
+
+        def work(tx: Transaction) -> list[WriteResult]:
+            # Built afresh on every attempt: a retried transaction must not see the last one's plan.
+            drafts = [
+                _Draft(
+                    i, items[i], scopes[i], items[i].occurred_at or now, statements[i], vectors[i].tolist()
+                )
+                for i in kept
+            ]
+            if field_charge is not None:  # one batched call: charged to the first item that needed it
+                for d in drafts:
+                    if d.index == field_charge:
+                        d.llm_calls += field_usage.calls
+            self._store.lock_scopes(tx, [d.scope for d in drafts])
+            return self._write_drafts(tx, owners, drafts, vectors, now)
+
+        return self._store.write(work)
+
+    def _write_drafts(
+        self,
+        tx: Transaction,
+        owners: list[int | None],
+        drafts: list[_Draft],
+        vectors: np.ndarray,
+        now: datetime,
+    ) -> list[WriteResult]:
+        """Check the drafts against the stored memories (under the scope locks) and write them."""
         min_cosine = (
             self._beliefs.min_cosine if self._limits.belief_checks else self._limits.store_duplicate_cosine
         )
-        neighbours = self._store.similar([(d.scope, d.embedding) for d in drafts], min_cosine=min_cosine)
+        neighbours = self._store.similar_in(
+            tx, [(d.scope, d.embedding) for d in drafts], min_cosine=min_cosine
+        )
         reinforcements: dict[str, Reinforcement] = {}
         supersessions: list[Supersession] = []
         for draft, found in zip(drafts, neighbours, strict=True):
@@ -168,11 +197,8 @@ class RememberPipeline:
         if self._limits.belief_checks:
             supersessions += self._within_batch(fresh, vectors, now)
         create = [self._new_memory(d, now, supersessions) for d in fresh]
-        if needs_fields and field_usage.calls:  # one batched call: charged to the first item that needed it
-            for d in drafts:
-                if d.index == needs_fields[0]:
-                    d.llm_calls += field_usage.calls
-        outcome = self._store.apply(
+        outcome = self._store.apply_in(
+            tx,
             create,
             list(reinforcements.values()),
             supersessions,
