@@ -13,6 +13,7 @@ from fastapi import Depends, FastAPI
 
 from api.deps import require_api_key
 from api.errors import install_error_handlers
+from api.idempotency import IdempotencyMiddleware
 from api.routes import (
     browser,
     consolidate,
@@ -100,6 +101,7 @@ def create_app(
     app.state.api_keys = list(api_keys or [])
     app.state.api_key_scopes = dict(api_key_scopes or {})  # keys whose agent queries are confined
     app.state.nudge_every_user_turns = nudge_every_user_turns
+    app.add_middleware(IdempotencyMiddleware)  # inside the JSON-500 middleware installed next
     install_error_handlers(app)
     secured = [Depends(require_api_key)]
     app.include_router(health.router, prefix="/v1")

@@ -58,6 +58,7 @@ from graphmem.store.consolidation import ConsolidationStore
 from graphmem.store.decisions import DecisionStore
 from graphmem.store.entities import EntityStore
 from graphmem.store.executor import QueryExecutor
+from graphmem.store.idempotency import IdempotencyStore
 from graphmem.store.memories import MemoryDynamicsStore, MemoryStore
 from graphmem.store.schema import apply_schema, check_embedding_model
 from graphmem.store.search import SearchStore
@@ -129,6 +130,7 @@ class Memory:
             on_reembedded=self._reembedded,
         )
         self._lock = threading.Lock()
+        self.idempotency = IdempotencyStore(executor)  # the API's Idempotency-Key records
 
     def prepare(self) -> None:
         """Apply the schema and check the embedder against the graph (idempotent, done once)."""
