@@ -74,6 +74,7 @@ def create_app(
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         try:
             memory.prepare()
+            memory.resume_background_writes()  # W12: batches a dead process accepted (202)
         except GraphmemError as e:  # the API still starts; /v1/health reports the problem
             log.warning("graphmem is not ready yet: %s", e)
         flusher = start_idle_flush(memory, flush_idle_minutes)
@@ -87,7 +88,7 @@ def create_app(
         if flusher is not None:
             await asyncio.to_thread(flusher.join, SHUTDOWN_WAIT_SECONDS)
         if not await asyncio.to_thread(memory.drain_writes, None, SHUTDOWN_WAIT_SECONDS):
-            log.warning("shutting down with background writes still queued; they are lost")
+            log.warning("shutting down with background writes still queued; the next start resumes them")
         if on_shutdown is not None:
             on_shutdown()
 

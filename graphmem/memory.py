@@ -62,6 +62,7 @@ from graphmem.store.idempotency import IdempotencyStore
 from graphmem.store.memories import MemoryDynamicsStore, MemoryStore
 from graphmem.store.schema import apply_schema, check_embedding_model
 from graphmem.store.search import SearchStore
+from graphmem.store.write_jobs import WriteJobStore
 from graphmem.write.extract import FactExtractor, check_extract_input
 from graphmem.write.fields import FieldInference
 from graphmem.write.links import DecisionRecording, EntityLinking
@@ -116,7 +117,7 @@ class Memory:
         self._recaller = Recaller(SearchStore(executor), embedder, recall, clock)
         self._extractor = FactExtractor(self._llm)
         self._sessions = conversation_sessions(executor, self._llm, self.remember_batch, clock, self._limits)
-        self._write_queue = WriteQueue(self.remember_batch)
+        self._write_queue = WriteQueue(self.remember_batch, journal=WriteJobStore(executor, clock))
         self._ready = False
         self._needs_reembed = False
         self._consolidator = Consolidator(
@@ -365,12 +366,20 @@ class Memory:
         return self._sessions.session_start(user, scope=scope, core_limit=core_limit)
 
     def remember_background(self, items: Sequence[MemoryInput]) -> WriteJob:
-        """Validate a batch now and write it in the background; recall waits for it (same scope).
+        """Validate a batch, record it in the graph and write it in the background; recall waits for
+        it (same scope). A crash loses nothing: the next start resumes it.
 
-        Raises what validation raises, and WriteQueueFullError when too many jobs are waiting.
+        Raises what validation raises, WriteQueueFullError when too many jobs are waiting, and
+        DatabaseUnavailableError when it cannot be recorded (then it was not accepted).
         """
         check_inputs(items, self._limits)
+        self.prepare()
         return self._write_queue.submit(items)
+
+    def resume_background_writes(self) -> int:
+        """Queue the background batches a dead process accepted but never wrote; returns how many."""
+        self.prepare()
+        return self._write_queue.resume()
 
     def write_job(self, job_id: str) -> WriteJob:
         """A background write's state; NotFoundError if unknown."""
