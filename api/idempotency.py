@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import threading
 from datetime import UTC, datetime
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -66,6 +67,10 @@ class IdempotencyMiddleware:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
         self._purged = False
+        # Claims whose release failed (Neo4j went away mid-request): released before the next
+        # claim, so a client retrying after an outage is not told "in progress" for minutes.
+        self._unreleased: dict[str, Claim] = {}
+        self._unreleased_lock = threading.Lock()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         key = _header(scope, HEADER) if scope["type"] == "http" else None
@@ -107,6 +112,7 @@ class IdempotencyMiddleware:
 
     def _claim(self, memory: Memory, caller: str, key: str, route: str, digest: str) -> Claim:
         memory.prepare()
+        self._release_leftovers(memory)
         now = datetime.now(UTC)
         if not self._purged:  # once per process: drop what expired meanwhile
             self._purged = True
@@ -130,15 +136,31 @@ class IdempotencyMiddleware:
         try:
             await self.app(scope, replay_receive, keep)
         except BaseException:
-            await asyncio.to_thread(_quietly, memory.idempotency.release, claim)
+            await asyncio.to_thread(self._release, memory, claim)
             raise
         answer = _answer(messages)
         if answer is None or answer.status >= 500 or answer.status in NOT_KEPT:
-            await asyncio.to_thread(_quietly, memory.idempotency.release, claim)
+            await asyncio.to_thread(self._release, memory, claim)
         else:
             await asyncio.to_thread(_quietly, memory.idempotency.complete, claim, answer, datetime.now(UTC))
         for message in messages:
             await send(message)
+
+    def _release(self, memory: Memory, claim: Claim) -> None:
+        try:
+            memory.idempotency.release(claim)
+        except GraphmemError as e:
+            log.warning("idempotency claim kept until Neo4j answers again: %s", e)
+            with self._unreleased_lock:
+                self._unreleased[claim.record_id] = claim
+
+    def _release_leftovers(self, memory: Memory) -> None:
+        with self._unreleased_lock:
+            leftovers = list(self._unreleased.values())
+        for claim in leftovers:
+            memory.idempotency.release(claim)  # raises while Neo4j is still away: the claim fails too
+            with self._unreleased_lock:
+                self._unreleased.pop(claim.record_id, None)
 
 
 def _quietly(action: object, *args: object) -> None:
