@@ -38,7 +38,7 @@ from graphmem.store.memories import (
     StoredNeighbour,
     Supersession,
 )
-from graphmem.write.dedup import batch_duplicates
+from graphmem.write.dedup import batch_duplicates, text_key
 from graphmem.write.fields import FieldInference
 
 DEFAULT_IMPORTANCE = 0.5
@@ -153,7 +153,7 @@ class RememberPipeline:
         vectors = self._embedder.embed([item.text for item in items])
         statements = [read_statement(item.text, speaker_of(item)) for item in items]
         scopes = [item.scope or ROOT for item in items]
-        owners = self._batch_owners(vectors, scopes, statements)
+        owners = self._batch_owners(vectors, scopes, statements, [text_key(item.text) for item in items])
         kept = [i for i, owner in enumerate(owners) if owner is None]
         field_charge = needs_fields[0] if needs_fields and field_usage.calls else None
 
@@ -222,9 +222,9 @@ class RememberPipeline:
         return steps
 
     def _batch_owners(
-        self, vectors: np.ndarray, scopes: list[str], statements: list[Statement]
+        self, vectors: np.ndarray, scopes: list[str], statements: list[Statement], keys: list[str]
     ) -> list[int | None]:
-        owners = batch_duplicates(vectors, scopes, self._limits.batch_duplicate_cosine)
+        owners = batch_duplicates(vectors, scopes, self._limits.batch_duplicate_cosine, keys)
         for i, owner in enumerate(owners):
             if owner is not None and judge(statements[owner], statements[i], 1.0).conflict:
                 owners[i] = None  # nearly the same words, opposite meaning: not a duplicate
@@ -238,6 +238,12 @@ class RememberPipeline:
         reinforcements: dict[str, Reinforcement],
         supersessions: list[Supersession],
     ) -> None:
+        key = text_key(draft.item.text)
+        twin = next((n for n in found if text_key(n.text) == key), None)
+        if twin is not None:  # the same words (case and punctuation aside): a duplicate at any cosine
+            draft.reinforce_id = twin.id
+            reinforcements[twin.id] = _reinforcement(reinforcements.get(twin.id), twin, now)
+            return
         for n in found:
             if n.cosine < self._limits.store_duplicate_cosine:
                 break

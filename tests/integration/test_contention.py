@@ -15,6 +15,7 @@ from neo4j.exceptions import Neo4jError
 
 from graphmem.connect import Neo4jTarget
 from graphmem.memory import Memory
+from graphmem.models import MemoryInput
 from graphmem.store.catalog import Catalog
 from graphmem.store.executor import QueryExecutor, Transaction, is_transient
 
@@ -122,3 +123,19 @@ def test_writers_to_different_scopes_all_store(memory: Memory) -> None:
 
     assert all(r.actions[:1] == ["created"] for r in results)
     assert {r.memory.scope for r in results} == set(scopes)
+
+
+def test_texts_equal_but_for_case_and_punctuation_are_one_memory(memory: Memory, scope: str) -> None:
+    variants = [
+        "Room 4 has a broken projector.",
+        "Room 4 has a broken projector",
+        "ROOM 4 HAS A BROKEN PROJECTOR!",
+    ]
+    results = [memory.remember(text, scope=scope) for text in variants]
+    batch = memory.remember_batch(
+        [MemoryInput(text=t, scope=scope) for t in ["room 4 has a broken projector"] * 2]
+    )
+
+    assert [r.actions[0] for r in results] == ["created", "reinforced", "reinforced"]
+    assert [r.actions[0] for r in batch] == ["reinforced", "duplicate"]
+    assert len(_active_texts(memory, scope)) == 1
