@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -51,6 +52,7 @@ from graphmem.models import (
     RecallResult,
     WriteResult,
 )
+from graphmem.recall.budget import within_budget
 from graphmem.recall.feedback import FeedbackLoop
 from graphmem.recall.reinforce import RetrievalReinforcer
 from graphmem.recall.search import Recaller, RecallSettings
@@ -199,6 +201,7 @@ class Memory:
         layers: list[Layer] | None = None,
         include_superseded: bool = False,
         reinforce: bool = True,
+        max_tokens: int | None = None,
     ) -> RecallResult:
         """The memories that best answer ``query`` (current beliefs only unless asked); with
         ``reinforce=False`` it only looks, and strengthens nothing it returns."""
@@ -209,15 +212,19 @@ class Memory:
             layers=layers,
             include_superseded=include_superseded,
             reinforce=reinforce,
+            max_tokens=max_tokens,
         )
         return self.recall_query(request)
 
     def recall_query(self, request: RecallQuery) -> RecallResult:
-        """Recall from a prepared :class:`RecallQuery` (after pending background writes of its scope)."""
+        """Recall from a prepared :class:`RecallQuery` (after pending background writes of its scope),
+        cut to ``max_tokens`` and with its ``cost`` (X6)."""
+        started = time.perf_counter()
         if not self._write_queue.drain(request.scope, RECALL_DRAIN_TIMEOUT):
             log.warning("recall proceeds while background writes to %s are still pending", request.scope)
         self.prepare()
         answer = self._recaller.recall(request)
+        answer = within_budget(answer, request.max_tokens, (time.perf_counter() - started) * 1000)
         if request.reinforce:
             self._reinforcer.submit(answer.results)  # D2 + D3, off the request path
         return answer
