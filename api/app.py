@@ -13,6 +13,7 @@ from fastapi import Depends, FastAPI
 
 from api.deps import require_api_key
 from api.errors import install_error_handlers
+from api.idempotency import IdempotencyMiddleware
 from api.routes import (
     browser,
     consolidate,
@@ -73,6 +74,7 @@ def create_app(
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         try:
             memory.prepare()
+            memory.resume_background_writes()  # W12: batches a dead process accepted (202)
         except GraphmemError as e:  # the API still starts; /v1/health reports the problem
             log.warning("graphmem is not ready yet: %s", e)
         flusher = start_idle_flush(memory, flush_idle_minutes)
@@ -86,7 +88,7 @@ def create_app(
         if flusher is not None:
             await asyncio.to_thread(flusher.join, SHUTDOWN_WAIT_SECONDS)
         if not await asyncio.to_thread(memory.drain_writes, None, SHUTDOWN_WAIT_SECONDS):
-            log.warning("shutting down with background writes still queued; they are lost")
+            log.warning("shutting down with background writes still queued; the next start resumes them")
         if on_shutdown is not None:
             on_shutdown()
 
@@ -100,6 +102,7 @@ def create_app(
     app.state.api_keys = list(api_keys or [])
     app.state.api_key_scopes = dict(api_key_scopes or {})  # keys whose agent queries are confined
     app.state.nudge_every_user_turns = nudge_every_user_turns
+    app.add_middleware(IdempotencyMiddleware)  # inside the JSON-500 middleware installed next
     install_error_handlers(app)
     secured = [Depends(require_api_key)]
     app.include_router(health.router, prefix="/v1")

@@ -11,8 +11,10 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from graphmem.errors import (
+    DatabaseBusyError,
     DatabaseUnavailableError,
     ForbiddenQueryError,
     GraphmemError,
@@ -34,7 +36,7 @@ _STATUS: list[tuple[type[GraphmemError], int]] = [
     (ForbiddenQueryError, 403),
     (QueryTimeoutError, 408),
     (NotFoundError, 404),
-    (DatabaseUnavailableError, 503),
+    (DatabaseUnavailableError, 503),  # DatabaseBusyError too (with Retry-After)
     (WriteQueueFullError, 503),
     (JobBusyError, 409),
 ]
@@ -61,15 +63,56 @@ def _describe(error: RequestValidationError) -> str:
     return "Invalid request: " + "; ".join(parts)
 
 
+UNEXPECTED_MESSAGE = (
+    "The server failed on this request (a bug, logged on the server); nothing more is known. "
+    "Retry it with the same Idempotency-Key; if it keeps failing, report it."
+)
+
+
+class UnexpectedErrorMiddleware:
+    """Any exception no handler knows becomes a JSON 500 in the contract's shape.
+
+    Starlette's own last resort answers plain text and re-raises, which makes uvicorn close the
+    connection; here the error is logged and answered, and the connection stays usable.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        except Exception as exc:  # the last resort: whatever it is, the client gets JSON
+            log.exception("unexpected error on %s %s", scope.get("method"), scope.get("path"), exc_info=exc)
+            if started:
+                raise  # half an answer is out; nothing better can be sent
+            await error_response(500, "internal_error", UNEXPECTED_MESSAGE)(scope, receive, send)
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Register the handlers that turn exceptions into contract-shaped JSON errors."""
+    app.add_middleware(UnexpectedErrorMiddleware)
 
     @app.exception_handler(GraphmemError)
     async def graphmem_error(_: Request, exc: GraphmemError) -> JSONResponse:
         status = status_for(exc)
         if status == 500:
             log.exception("unexpected graphmem error", exc_info=exc)
-        return error_response(status, exc.code, str(exc))
+        response = error_response(status, exc.code, str(exc))
+        if isinstance(exc, DatabaseBusyError):
+            response.headers["Retry-After"] = "1"
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:

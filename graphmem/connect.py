@@ -95,7 +95,7 @@ def open_memory(
     driver = neo4j.GraphDatabase.driver(
         target.uri,
         auth=(target.user, target.password),
-        max_connection_pool_size=32,
+        max_connection_pool_size=64,  # writers waiting on a scope lock each hold one
         connection_acquisition_timeout=10.0,
         connection_timeout=5.0,
         max_transaction_retry_time=5.0,

@@ -37,6 +37,18 @@ class DatabaseUnavailableError(GraphmemError):
     code = "neo4j_unavailable"
 
 
+class DatabaseBusyError(DatabaseUnavailableError):
+    """Neo4j kept refusing a transaction as transient (deadlocks under contention) after retries."""
+
+    code = "neo4j_busy"
+
+
+class StoreError(GraphmemError):
+    """Neo4j refused a statement of graphmem's own for a reason no retry fixes (a bug to report)."""
+
+    code = "store_error"
+
+
 class QueryCatalogError(GraphmemError):
     """A Cypher file is missing, malformed, or was called with the wrong parameters."""
 

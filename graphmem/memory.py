@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -51,6 +52,7 @@ from graphmem.models import (
     RecallResult,
     WriteResult,
 )
+from graphmem.recall.budget import within_budget
 from graphmem.recall.feedback import FeedbackLoop
 from graphmem.recall.reinforce import RetrievalReinforcer
 from graphmem.recall.search import Recaller, RecallSettings
@@ -58,9 +60,11 @@ from graphmem.store.consolidation import ConsolidationStore
 from graphmem.store.decisions import DecisionStore
 from graphmem.store.entities import EntityStore
 from graphmem.store.executor import QueryExecutor
+from graphmem.store.idempotency import IdempotencyStore
 from graphmem.store.memories import MemoryDynamicsStore, MemoryStore
 from graphmem.store.schema import apply_schema, check_embedding_model
 from graphmem.store.search import SearchStore
+from graphmem.store.write_jobs import WriteJobStore
 from graphmem.write.extract import FactExtractor, check_extract_input
 from graphmem.write.fields import FieldInference
 from graphmem.write.links import DecisionRecording, EntityLinking
@@ -115,7 +119,7 @@ class Memory:
         self._recaller = Recaller(SearchStore(executor), embedder, recall, clock)
         self._extractor = FactExtractor(self._llm)
         self._sessions = conversation_sessions(executor, self._llm, self.remember_batch, clock, self._limits)
-        self._write_queue = WriteQueue(self.remember_batch)
+        self._write_queue = WriteQueue(self.remember_batch, journal=WriteJobStore(executor, clock))
         self._ready = False
         self._needs_reembed = False
         self._consolidator = Consolidator(
@@ -129,6 +133,7 @@ class Memory:
             on_reembedded=self._reembedded,
         )
         self._lock = threading.Lock()
+        self.idempotency = IdempotencyStore(executor)  # the API's Idempotency-Key records
 
     def prepare(self) -> None:
         """Apply the schema and check the embedder against the graph (idempotent, done once)."""
@@ -196,6 +201,7 @@ class Memory:
         layers: list[Layer] | None = None,
         include_superseded: bool = False,
         reinforce: bool = True,
+        max_tokens: int | None = None,
     ) -> RecallResult:
         """The memories that best answer ``query`` (current beliefs only unless asked); with
         ``reinforce=False`` it only looks, and strengthens nothing it returns."""
@@ -206,15 +212,19 @@ class Memory:
             layers=layers,
             include_superseded=include_superseded,
             reinforce=reinforce,
+            max_tokens=max_tokens,
         )
         return self.recall_query(request)
 
     def recall_query(self, request: RecallQuery) -> RecallResult:
-        """Recall from a prepared :class:`RecallQuery` (after pending background writes of its scope)."""
+        """Recall from a prepared :class:`RecallQuery` (after pending background writes of its scope),
+        cut to ``max_tokens`` and with its ``cost`` (X6)."""
+        started = time.perf_counter()
         if not self._write_queue.drain(request.scope, RECALL_DRAIN_TIMEOUT):
             log.warning("recall proceeds while background writes to %s are still pending", request.scope)
         self.prepare()
         answer = self._recaller.recall(request)
+        answer = within_budget(answer, request.max_tokens, (time.perf_counter() - started) * 1000)
         if request.reinforce:
             self._reinforcer.submit(answer.results)  # D2 + D3, off the request path
         return answer
@@ -363,12 +373,20 @@ class Memory:
         return self._sessions.session_start(user, scope=scope, core_limit=core_limit)
 
     def remember_background(self, items: Sequence[MemoryInput]) -> WriteJob:
-        """Validate a batch now and write it in the background; recall waits for it (same scope).
+        """Validate a batch, record it in the graph and write it in the background; recall waits for
+        it (same scope). A crash loses nothing: the next start resumes it.
 
-        Raises what validation raises, and WriteQueueFullError when too many jobs are waiting.
+        Raises what validation raises, WriteQueueFullError when too many jobs are waiting, and
+        DatabaseUnavailableError when it cannot be recorded (then it was not accepted).
         """
         check_inputs(items, self._limits)
+        self.prepare()
         return self._write_queue.submit(items)
+
+    def resume_background_writes(self) -> int:
+        """Queue the background batches a dead process accepted but never wrote; returns how many."""
+        self.prepare()
+        return self._write_queue.resume()
 
     def write_job(self, job_id: str) -> WriteJob:
         """A background write's state; NotFoundError if unknown."""

@@ -154,6 +154,22 @@ class RecallQuery(BaseModel):
             "audits and evaluations that must not change what they measure."
         ),
     )
+    max_tokens: int | None = Field(
+        default=None,
+        ge=1,
+        le=1_000_000,
+        description="X6: the returned memories' texts fit in this many tokens (about 4 characters each).",
+    )
+
+
+class RecallCost(BaseModel):
+    """X6: what a recall cost."""
+
+    tokens: int = Field(description="Estimated tokens of the returned memories' texts")
+    llm_calls: int = 0
+    usd: float = 0.0
+    ms: float = Field(description="Time spent answering, in milliseconds")
+    cut: int = Field(default=0, description="Matching memories left out to fit max_tokens")
 
 
 class RecallResult(BaseModel):
@@ -162,6 +178,7 @@ class RecallResult(BaseModel):
     results: list[Recalled]
     confidence: float
     evidence_gaps: list[str] = Field(default_factory=list)
+    cost: RecallCost | None = None
 
 
 class MemoryPatch(BaseModel):

@@ -62,6 +62,29 @@ def is_server_process(pid: int, neo4j_home: Path) -> bool:
     return SERVER_MAIN_CLASS in args and f"--home-dir={neo4j_home}" in args
 
 
+def find_server_pid(neo4j_home: Path) -> int | None:
+    """The pid of a running Neo4j server of ``neo4j_home``, found by its command line (procfs).
+
+    For when the pid file was lost (deleted, or overwritten by a racing start): the server is
+    still ours if its arguments name the server's main class and this home dir. None where there
+    is no procfs or no such process.
+    """
+    proc = Path("/proc")
+    if not (proc / "self" / "cmdline").exists():
+        return None
+    wanted = f"--home-dir={neo4j_home}"
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            args = (entry / "cmdline").read_bytes().decode(errors="replace").split("\0")
+        except OSError:
+            continue
+        if SERVER_MAIN_CLASS in args and wanted in args and process_alive(int(entry.name)):
+            return int(entry.name)
+    return None
+
+
 def wait_for_exit(pid: int, timeout: float) -> bool:
     """Wait up to ``timeout`` seconds for the server to exit; return True if it did."""
     deadline = time.monotonic() + timeout

@@ -25,12 +25,14 @@ from graphmem.runtime.conf import (
     set_initial_password,
     write_conf,
 )
+from graphmem.runtime.home_lock import LOCK_FILE_NAME, home_lock
 from graphmem.runtime.jars import ensure_jars, installed_version
 from graphmem.runtime.java import Java, find_java
 from graphmem.runtime.launch import spawn_server, wait_until_ready
 from graphmem.runtime.layout import RuntimeLayout
 from graphmem.runtime.ports import LOOPBACK, ensure_ports_free
 from graphmem.runtime.process import (
+    find_server_pid,
     is_server_process,
     process_alive,
     read_pid,
@@ -137,21 +139,24 @@ class ManagedNeo4j:
             RuntimeSetupError: installing failed (see :meth:`install`).
         """
         layout = self.layout
-        pid = self._running_pid()
-        if pid is None:
-            ensure_ports_free(self.bolt_port, self.http_port)  # before a possibly long install
-            java = self._install()
-            pid = spawn_server(java, layout, self.heap)
-            write_pid(layout.pid_file, pid)
-        info = self._connection_info()
-        auth = (info.user, info.password.get_secret_value())
-        try:
-            wait_until_ready(layout, pid, info.uri, auth, self.start_timeout)
-        except RuntimeSetupError:
-            if not process_alive(pid):
-                remove_pid(layout.pid_file)
-            raise
-        return info
+        # One start at a time per home, held until the server answers: a second `graphmem serve`
+        # waits here, then finds this server instead of launching a rival that orphans it.
+        with home_lock(self._lock_file, self.start_timeout + 600.0):
+            pid = self._running_pid()
+            if pid is None:
+                ensure_ports_free(self.bolt_port, self.http_port)  # before a possibly long install
+                java = self._install()
+                pid = spawn_server(java, layout, self.heap)
+                write_pid(layout.pid_file, pid)
+            info = self._connection_info()
+            auth = (info.user, info.password.get_secret_value())
+            try:
+                wait_until_ready(layout, pid, info.uri, auth, self.start_timeout)
+            except RuntimeSetupError:
+                if not process_alive(pid):
+                    remove_pid(layout.pid_file)
+                raise
+            return info
 
     def stop(self, timeout: float = 60.0) -> bool:
         """Shut the server down cleanly (SIGTERM), killing it after ``timeout`` seconds.
@@ -159,11 +164,12 @@ class ManagedNeo4j:
         Returns True if a server was running.
         """
         layout = self.layout
-        pid = self._running_pid()
-        if pid is not None:
-            terminate(pid, timeout)
-        remove_pid(layout.pid_file)
-        return pid is not None
+        with home_lock(self._lock_file, timeout + self.start_timeout + 600.0):
+            pid = self._running_pid()
+            if pid is not None:
+                terminate(pid, timeout)
+            remove_pid(layout.pid_file)
+            return pid is not None
 
     def status(self) -> RuntimeStatus:
         """Report whether the server runs, its pid, ports, Neo4j version and home."""
@@ -193,16 +199,23 @@ class ManagedNeo4j:
         set_initial_password(java, layout, layout.password_file)
         return java
 
+    @property
+    def _lock_file(self) -> Path:
+        return self.layout.run_dir / LOCK_FILE_NAME
+
     def _running_pid(self) -> int | None:
-        """Return the pid of this home's server if it runs; clear a stale pid file."""
+        """Return the pid of this home's server if it runs, by its pid file or, when that is lost
+        or stale, by its command line (then the pid file is written again)."""
         layout = self.layout
         pid = read_pid(layout.pid_file)
-        if pid is None:
-            return None
-        if is_server_process(pid, layout.root):
+        if pid is not None and is_server_process(pid, layout.root):
             return pid
-        remove_pid(layout.pid_file)
-        return None
+        found = find_server_pid(layout.root)
+        if found is None:
+            remove_pid(layout.pid_file)
+            return None
+        write_pid(layout.pid_file, found)
+        return found
 
     def _ports(self, running: bool) -> tuple[int, int]:
         """The ports the server listens on: from its conf if it runs, else the configured ones."""

@@ -6,7 +6,10 @@ query's name as metadata so it can be found in Neo4j's query log.
 
 from __future__ import annotations
 
+import logging
+import random
 import re
+import time
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -14,14 +17,18 @@ import neo4j
 from neo4j import exceptions as neo4j_errors
 
 from graphmem.errors import (
+    DatabaseBusyError,
     DatabaseUnavailableError,
     ForbiddenQueryError,
     GraphmemError,
     InvalidQueryError,
     QueryCatalogError,
     QueryTimeoutError,
+    StoreError,
 )
 from graphmem.store.catalog import Catalog, CypherQuery
+
+log = logging.getLogger(__name__)
 
 Row = dict[str, Any]
 T = TypeVar("T")
@@ -50,6 +57,52 @@ def _unavailable(error: Exception) -> DatabaseUnavailableError:
     return DatabaseUnavailableError(
         f"Neo4j is unreachable ({type(error).__name__}: {error}). Start it with "
         "`graphmem neo4j start`, or check GRAPHMEM_NEO4J_URI / _USER / _PASSWORD."
+    )
+
+
+# The driver's managed transactions already retry transient errors (deadlocks, leader switches) for
+# up to its max_transaction_retry_time; under heavy contention that window can run out, and a
+# transient error can also reach us wrapped (a ResultFailedError over a deadlock). Those units of
+# work are run again here, a few times with jittered exponential backoff, before the caller hears.
+RETRY_ATTEMPTS = 4
+RETRY_FIRST_DELAY = 0.2
+RETRY_MAX_DELAY = 3.0
+
+
+def is_transient(error: BaseException) -> bool:
+    """Whether ``error`` (or the error it wraps) is one Neo4j says may succeed when run again."""
+    seen: BaseException | None = error
+    for _ in range(5):  # a short chain: ResultFailedError -> TransientError
+        if seen is None:
+            return False
+        if isinstance(seen, neo4j_errors.TransientError | neo4j_errors.ConnectionAcquisitionTimeoutError):
+            return True  # the pool was busy (writers queued on a scope lock): it frees up
+        if isinstance(seen, neo4j_errors.Neo4jError | neo4j_errors.DriverError) and seen.is_retryable():
+            return not isinstance(seen, neo4j_errors.ServiceUnavailable | neo4j_errors.SessionExpired)
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def retry_delay(attempt: int) -> float:
+    """Seconds to wait before attempt ``attempt`` (1-based retries): exponential with full jitter."""
+    return random.uniform(0.0, min(RETRY_MAX_DELAY, RETRY_FIRST_DELAY * 2 ** (attempt - 1)))
+
+
+def _busy(error: Exception, label: str) -> DatabaseBusyError:
+    return DatabaseBusyError(
+        f"The graph stayed busy for {label} after {RETRY_ATTEMPTS} attempts (conflicting concurrent "
+        f"writes); nothing was written. Retry the request (with the same Idempotency-Key). "
+        f"Neo4j: {getattr(error, 'code', None) or type(error).__name__}"
+    )
+
+
+def _store_error(error: Exception, label: str) -> StoreError:
+    # Neo4j's own message can quote stored values; it goes to the server log, not to the caller.
+    log.error("Neo4j refused %s", label, exc_info=error)
+    code = getattr(error, "code", None) or type(error).__name__
+    return StoreError(
+        f"Neo4j could not complete {label} ({code}); nothing was written. Retry; if it keeps "
+        "failing, report it with the server log."
     )
 
 
@@ -186,19 +239,34 @@ class QueryExecutor:
             raise _unavailable(e) from e
 
     def _unit(self, work: Callable[[Transaction], T], label: str, *, write: bool) -> T:
+        """Run ``work`` in a managed transaction, again on transient errors (bounded, with backoff)."""
+        attempt = 0
+        while True:
+            try:
+                return self._unit_once(work, label, write=write)
+            except GraphmemError:
+                raise
+            except _UNAVAILABLE as e:
+                raise _unavailable(e) from e
+            except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as e:
+                attempt += 1
+                if not is_transient(e):
+                    raise _store_error(e, label) from e
+                if attempt >= RETRY_ATTEMPTS:
+                    raise _busy(e, label) from e
+                delay = retry_delay(attempt)
+                log.warning("%s hit a transient error (%s); retry %d in %.2fs", label, e, attempt, delay)
+                time.sleep(delay)
+
+    def _unit_once(self, work: Callable[[Transaction], T], label: str, *, write: bool) -> T:
         def body(tx: neo4j.ManagedTransaction) -> T:
             return work(Transaction(tx, self._catalog))
 
         body_with_meta = neo4j.unit_of_work(metadata={"graphmem": label})(body)
-        try:
-            with self._driver.session(database=self._database) as session:
-                if write:
-                    return session.execute_write(body_with_meta)
-                return session.execute_read(body_with_meta)
-        except GraphmemError:
-            raise
-        except _UNAVAILABLE as e:
-            raise _unavailable(e) from e
+        with self._driver.session(database=self._database) as session:
+            if write:
+                return session.execute_write(body_with_meta)
+            return session.execute_read(body_with_meta)
 
     def ping(self) -> None:
         """Check that Neo4j answers; raises DatabaseUnavailableError otherwise."""

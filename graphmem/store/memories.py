@@ -6,13 +6,15 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from graphmem.errors import NotFoundError
 from graphmem.models import ForgetFilter, HistoryEntry, MemoryDetail, MemoryPatch, MemoryRecord
 from graphmem.scopes import scope_filter
 from graphmem.store.executor import QueryExecutor, Row, Transaction
 from graphmem.store.records import memory_fields, native, to_memory
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -153,9 +155,19 @@ class MemoryStore:
         self, probes: Sequence[tuple[str, list[float]]], *, min_cosine: float, k: int = 10
     ) -> list[list[StoredNeighbour]]:
         """For each (scope, embedding) probe, the similar active memories of that scope, best first."""
+        return self._executor.read_unit(
+            lambda tx: self.similar_in(tx, probes, min_cosine=min_cosine, k=k), "similar"
+        )
+
+    @staticmethod
+    def similar_in(
+        tx: Transaction, probes: Sequence[tuple[str, list[float]]], *, min_cosine: float, k: int = 10
+    ) -> list[list[StoredNeighbour]]:
+        """:meth:`similar` inside the caller's transaction (after :meth:`lock_scopes`, it sees every
+        memory committed by the writers before it)."""
         rows = [{"index": i, "scope": scope, "embedding": vector} for i, (scope, vector) in enumerate(probes)]
         found: list[list[StoredNeighbour]] = [[] for _ in probes]
-        result = self._executor.read(
+        result = tx.run(
             "memories/find_similar",
             rows=rows,
             k=k,
@@ -167,6 +179,21 @@ class MemoryStore:
             found[int(row["index"])] = [_neighbour(n) for n in native(row["neighbours"])]
         return found
 
+    @staticmethod
+    def lock_scopes(tx: Transaction, scopes: Sequence[str]) -> None:
+        """Take the write lock of each scope (its ``:ScopeLock`` node) until ``tx`` ends.
+
+        Writers to one scope then check duplicates and beliefs one after the other, each seeing
+        what the previous one stored; writers to other scopes are not held up. Locks are taken in
+        sorted order, so two batches over the same scopes cannot deadlock on them.
+        """
+        if scopes:
+            tx.run("memories/lock_scopes", scopes=sorted(set(scopes)))
+
+    def write(self, work: Callable[[Transaction], T], label: str = "remember_batch") -> T:
+        """Run ``work`` in one write transaction (run again whole on a transient error)."""
+        return self._executor.write_unit(work, label)
+
     def apply(
         self,
         create: Sequence[NewMemory],
@@ -176,41 +203,50 @@ class MemoryStore:
         after: Sequence[Callable[[Transaction], None]] = (),
         heads: Sequence[EpisodeHead] = (),
     ) -> WriteOutcome:
-        """Create, reinforce and supersede in one transaction: all of it, or nothing. ``heads``
+        """Create, reinforce and supersede in one transaction of its own (see :meth:`apply_in`)."""
+        return self.write(lambda tx: self.apply_in(tx, create, reinforce, supersede, sequence, after, heads))
+
+    @staticmethod
+    def apply_in(
+        tx: Transaction,
+        create: Sequence[NewMemory],
+        reinforce: Sequence[Reinforcement],
+        supersede: Sequence[Supersession],
+        sequence: Sequence[tuple[str, str]] = (),
+        after: Sequence[Callable[[Transaction], None]] = (),
+        heads: Sequence[EpisodeHead] = (),
+    ) -> WriteOutcome:
+        """Create, reinforce and supersede inside ``tx``: all of it, or nothing. ``heads``
         (new memories that start a run of their batch) continue the episode stored before them."""
-
-        def work(tx: Transaction) -> WriteOutcome:
-            created: list[MemoryRecord] = []
-            if create:
-                rows = [item.row(i) for i, item in enumerate(create)]
-                created = [to_memory(r["memory"]) for r in tx.run("memories/create_memories", rows=rows)]
-            reinforced: dict[str, MemoryRecord] = {}
-            if reinforce:
-                rows = [
-                    {
-                        "index": i,
-                        "id": r.id,
-                        "strength": r.strength,
-                        "accessed_at": r.accessed_at,
-                        "spaced_access_count": r.spaced_access_count,
-                    }
-                    for i, r in enumerate(reinforce)
-                ]
-                for out in tx.run("memories/reinforce_memories", rows=rows):
-                    record = to_memory(out["memory"])
-                    reinforced[record.id] = record
-            if supersede:
-                tx.run("beliefs/apply_supersessions", rows=[vars(s) for s in supersede])
-            if heads:
-                new_ids = [item.id for item in create]
-                tx.run("memories/link_episode_heads", heads=[vars(h) for h in heads], new_ids=new_ids)
-            if sequence:
-                tx.run("memories/link_sequence", pairs=[{"before": a, "after": b} for a, b in sequence])
-            for step in after:
-                step(tx)
-            return WriteOutcome(created=created, reinforced=reinforced)
-
-        return self._executor.write_unit(work, "remember_batch")
+        created: list[MemoryRecord] = []
+        if create:
+            rows = [item.row(i) for i, item in enumerate(create)]
+            created = [to_memory(r["memory"]) for r in tx.run("memories/create_memories", rows=rows)]
+        reinforced: dict[str, MemoryRecord] = {}
+        if reinforce:
+            rows = [
+                {
+                    "index": i,
+                    "id": r.id,
+                    "strength": r.strength,
+                    "accessed_at": r.accessed_at,
+                    "spaced_access_count": r.spaced_access_count,
+                }
+                for i, r in enumerate(reinforce)
+            ]
+            for out in tx.run("memories/reinforce_memories", rows=rows):
+                record = to_memory(out["memory"])
+                reinforced[record.id] = record
+        if supersede:
+            tx.run("beliefs/apply_supersessions", rows=[vars(s) for s in supersede])
+        if heads:
+            new_ids = [item.id for item in create]
+            tx.run("memories/link_episode_heads", heads=[vars(h) for h in heads], new_ids=new_ids)
+        if sequence:
+            tx.run("memories/link_sequence", pairs=[{"before": a, "after": b} for a, b in sequence])
+        for step in after:
+            step(tx)
+        return WriteOutcome(created=created, reinforced=reinforced)
 
     def get(self, memory_id: str) -> MemoryDetail:
         """One memory with its history; raises NotFoundError for an unknown id."""

@@ -8,18 +8,32 @@ import numpy as np
 import numpy.typing as npt
 
 
+def text_key(text: str) -> str:
+    """The words of a text, case and punctuation aside: texts with equal keys say the same thing
+    ("Room 4 has a broken projector." and "ROOM 4 HAS A BROKEN PROJECTOR!"), whatever their cosine."""
+    kept = "".join(c if c.isalnum() else " " for c in text.casefold())
+    return " ".join(kept.split())
+
+
 def batch_duplicates(
-    embeddings: npt.NDArray[np.float32], scopes: Sequence[str], threshold: float
+    embeddings: npt.NDArray[np.float32],
+    scopes: Sequence[str],
+    threshold: float,
+    keys: Sequence[str] | None = None,
 ) -> list[int | None]:
     """For each item, the index of the earlier kept item it duplicates, or None to keep it.
 
-    ``embeddings`` are L2-normalised rows, so their dot product is the cosine similarity.
+    ``embeddings`` are L2-normalised rows, so their dot product is the cosine similarity; items
+    with equal ``keys`` (see :func:`text_key`) are duplicates at any cosine.
     """
     n = len(scopes)
     owner: list[int | None] = [None] * n
     if n < 2:
         return owner
     close = (embeddings @ embeddings.T) >= threshold
+    if keys is not None:
+        same = np.array([[a == b for b in keys] for a in keys], dtype=bool)
+        close = close | same
     for i in range(1, n):
         for j in (int(x) for x in np.flatnonzero(close[i, :i])):
             if owner[j] is None and scopes[j] == scopes[i]:

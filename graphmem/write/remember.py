@@ -38,7 +38,7 @@ from graphmem.store.memories import (
     StoredNeighbour,
     Supersession,
 )
-from graphmem.write.dedup import batch_duplicates
+from graphmem.write.dedup import batch_duplicates, text_key
 from graphmem.write.fields import FieldInference
 
 DEFAULT_IMPORTANCE = 0.5
@@ -137,7 +137,10 @@ class RememberPipeline:
     def remember(self, items: Sequence[MemoryInput]) -> list[WriteResult]:
         """Store each item (or reinforce its stored near-duplicate); results in input order.
 
-        The whole batch is one transaction: on any error nothing is written.
+        The whole batch is one transaction: on any error nothing is written. What does not depend
+        on the graph (fields, embeddings, parses, in-batch duplicates) is worked out first; the
+        checks against stored memories run inside the transaction, after it holds the write lock
+        of each scope it writes, so concurrent writers to one scope never both store a text.
         """
         check_inputs(items, self._limits)
         needs_fields = [
@@ -150,16 +153,42 @@ class RememberPipeline:
         vectors = self._embedder.embed([item.text for item in items])
         statements = [read_statement(item.text, speaker_of(item)) for item in items]
         scopes = [item.scope or ROOT for item in items]
-        owners = self._batch_owners(vectors, scopes, statements)
-        drafts = [
-            _Draft(i, items[i], scopes[i], items[i].occurred_at or now, statements[i], vectors[i].tolist())
-            for i, owner in enumerate(owners)
-            if owner is None
-        ]
+        owners = self._batch_owners(vectors, scopes, statements, [text_key(item.text) for item in items])
+        kept = [i for i, owner in enumerate(owners) if owner is None]
+        field_charge = needs_fields[0] if needs_fields and field_usage.calls else None
+
+        def work(tx: Transaction) -> list[WriteResult]:
+            # Built afresh on every attempt: a retried transaction must not see the last one's plan.
+            drafts = [
+                _Draft(
+                    i, items[i], scopes[i], items[i].occurred_at or now, statements[i], vectors[i].tolist()
+                )
+                for i in kept
+            ]
+            if field_charge is not None:  # one batched call: charged to the first item that needed it
+                for d in drafts:
+                    if d.index == field_charge:
+                        d.llm_calls += field_usage.calls
+            self._store.lock_scopes(tx, [d.scope for d in drafts])
+            return self._write_drafts(tx, owners, drafts, vectors, now)
+
+        return self._store.write(work)
+
+    def _write_drafts(
+        self,
+        tx: Transaction,
+        owners: list[int | None],
+        drafts: list[_Draft],
+        vectors: np.ndarray,
+        now: datetime,
+    ) -> list[WriteResult]:
+        """Check the drafts against the stored memories (under the scope locks) and write them."""
         min_cosine = (
             self._beliefs.min_cosine if self._limits.belief_checks else self._limits.store_duplicate_cosine
         )
-        neighbours = self._store.similar([(d.scope, d.embedding) for d in drafts], min_cosine=min_cosine)
+        neighbours = self._store.similar_in(
+            tx, [(d.scope, d.embedding) for d in drafts], min_cosine=min_cosine
+        )
         reinforcements: dict[str, Reinforcement] = {}
         supersessions: list[Supersession] = []
         for draft, found in zip(drafts, neighbours, strict=True):
@@ -168,11 +197,8 @@ class RememberPipeline:
         if self._limits.belief_checks:
             supersessions += self._within_batch(fresh, vectors, now)
         create = [self._new_memory(d, now, supersessions) for d in fresh]
-        if needs_fields and field_usage.calls:  # one batched call: charged to the first item that needed it
-            for d in drafts:
-                if d.index == needs_fields[0]:
-                    d.llm_calls += field_usage.calls
-        outcome = self._store.apply(
+        outcome = self._store.apply_in(
+            tx,
             create,
             list(reinforcements.values()),
             supersessions,
@@ -196,9 +222,9 @@ class RememberPipeline:
         return steps
 
     def _batch_owners(
-        self, vectors: np.ndarray, scopes: list[str], statements: list[Statement]
+        self, vectors: np.ndarray, scopes: list[str], statements: list[Statement], keys: list[str]
     ) -> list[int | None]:
-        owners = batch_duplicates(vectors, scopes, self._limits.batch_duplicate_cosine)
+        owners = batch_duplicates(vectors, scopes, self._limits.batch_duplicate_cosine, keys)
         for i, owner in enumerate(owners):
             if owner is not None and judge(statements[owner], statements[i], 1.0).conflict:
                 owners[i] = None  # nearly the same words, opposite meaning: not a duplicate
@@ -212,6 +238,12 @@ class RememberPipeline:
         reinforcements: dict[str, Reinforcement],
         supersessions: list[Supersession],
     ) -> None:
+        key = text_key(draft.item.text)
+        twin = next((n for n in found if text_key(n.text) == key), None)
+        if twin is not None:  # the same words (case and punctuation aside): a duplicate at any cosine
+            draft.reinforce_id = twin.id
+            reinforcements[twin.id] = _reinforcement(reinforcements.get(twin.id), twin, now)
+            return
         for n in found:
             if n.cosine < self._limits.store_duplicate_cosine:
                 break

@@ -77,3 +77,13 @@ def test_confidence_grows_with_similarity() -> None:
     assert similarity_confidence(None) == 0.0
     assert similarity_confidence(0.1) == 0.0
     assert 0 < similarity_confidence(0.5) < similarity_confidence(0.7) <= 1.0
+
+
+def test_texts_equal_but_for_case_and_punctuation_are_batch_duplicates_at_any_cosine() -> None:
+    from graphmem.write.dedup import text_key
+
+    assert text_key("ROOM 4 has a broken projector!") == text_key("Room 4 has a  broken projector.")
+    assert text_key("Room 4 has a broken projector.") != text_key("Room 5 has a broken projector.")
+    vectors = np.eye(3, dtype=np.float32)  # orthogonal: no cosine says duplicate
+    keys = [text_key(t) for t in ["Tea at 4.", "tea at 4", "Tea at 5."]]
+    assert batch_duplicates(vectors, ["/s", "/s", "/s"], 0.98, keys) == [None, 0, None]

@@ -134,3 +134,24 @@ def test_constructing_the_queue_starts_no_thread() -> None:
     before = threading.active_count()
     WriteQueue(GatedWriter())
     assert threading.active_count() == before
+
+
+def test_a_job_waits_out_an_outage_instead_of_failing(monkeypatch: pytest.MonkeyPatch) -> None:
+    from graphmem import errors
+    from graphmem.write import queue as queue_module
+
+    monkeypatch.setattr(queue_module, "OUTAGE_FIRST_WAIT", 0.01)
+    writer = GatedWriter()
+    writer.gate.set()
+    outages = [errors.DatabaseUnavailableError("neo4j down"), errors.DatabaseUnavailableError("still down")]
+
+    def flaky(items: Sequence[MemoryInput]) -> list[WriteResult]:
+        if outages:
+            raise outages.pop(0)
+        return writer(items)
+
+    queue = WriteQueue(flaky)
+    job = queue.submit([MemoryInput(text="kept through the outage", scope="/a")])
+    assert queue.drain(None, 10)
+    assert queue.job(job.id).status == "done"
+    assert writer.batches == [["kept through the outage"]]
