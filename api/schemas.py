@@ -49,7 +49,8 @@ ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
     status: {"model": ErrorBody, "description": text}
     for status, text in {
         401: "Missing or wrong API key",
-        404: "Unknown id",
+        403: "Outside the scopes your API key is bound to",
+        404: "Unknown id (or another tenant's)",
         413: "Text over the configured limit",
         422: "Invalid request",
         503: "Neo4j unreachable",

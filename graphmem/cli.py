@@ -319,8 +319,16 @@ def health_report(settings: Settings) -> None:
 )
 @click.option("--host", default=None, help="Address for --transport http (default 127.0.0.1).")
 @click.option("--port", default=None, type=int, help="Port for --transport http (default 8000).")
+@click.option(
+    "--scope",
+    "scopes",
+    multiple=True,
+    help="Confine every tool to this scope and below (repeat for several): a tenant's MCP server.",
+)
 @click.pass_obj
-def mcp_server(settings: Settings, transport: str, host: str | None, port: int | None) -> None:
+def mcp_server(
+    settings: Settings, transport: str, host: str | None, port: int | None, scopes: tuple[str, ...]
+) -> None:
     """Serve graphmem's memory tools over the Model Context Protocol (MCP)."""
     import contextlib
 
@@ -330,7 +338,7 @@ def mcp_server(settings: Settings, transport: str, host: str | None, port: int |
     with contextlib.redirect_stdout(sys.stderr):
         connection = _connect(settings)
         connection.memory.prepare()
-        server = build_server(connection.memory)
+        server = build_server(connection.memory, allowed=list(scopes) or None)
     try:
         if transport == "stdio":
             server.run("stdio")
