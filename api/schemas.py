@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from graphmem.conversations.models import Role
-from graphmem.models import DecisionRecord, MemoryInput, NonBlank, WriteResult
+from graphmem.models import CleanText, DecisionRecord, MemoryInput, NonBlank, WriteResult
 
 
 class ErrorDetail(BaseModel):
@@ -64,7 +64,7 @@ class TurnRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     role: Role
-    text: str = Field(min_length=1, description="What was said.")
+    text: NonBlank = Field(min_length=1, description="What was said.")
     user: str | None = Field(
         default=None,
         max_length=128,
@@ -113,7 +113,7 @@ class ExtractRequest(BaseModel):
     text: NonBlank = Field(min_length=1, description="A conversation turn, a document or a tool's output.")
     store: bool = Field(default=False, description="Also remember each fact (one batch write).")
     scope: str | None = Field(default=None, description="Scope of the stored facts, e.g. /user/alice.")
-    speaker: str | None = Field(
+    speaker: CleanText | None = Field(
         default=None, max_length=128, description="Who 'I' is in the text; default: the user."
     )
 

@@ -18,7 +18,6 @@ from graphmem.errors import (
     DatabaseUnavailableError,
     ForbiddenQueryError,
     GraphmemError,
-    InvalidInputError,
     InvalidQueryError,
     QueryCatalogError,
     QueryTimeoutError,
@@ -204,7 +203,7 @@ class QueryExecutor:
         except neo4j_errors.Neo4jError as e:
             raise _caller_query_error(e, planning=False) from e
         except OverflowError as e:  # the driver cannot encode an integer parameter
-            raise InvalidInputError(
+            raise InvalidQueryError(
                 "A parameter cannot be sent to Neo4j: integers must fit in 64 bits (-2^63 .. 2^63-1); "
                 "send larger numbers as floats or strings. Change 'params'."
             ) from e
