@@ -26,6 +26,7 @@ from api.routes import (
     sessions,
 )
 from graphmem.errors import GraphmemError
+from graphmem.keys import KeyRing
 from graphmem.memory import Memory
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,7 @@ def create_app(
     *,
     api_keys: list[str] | None = None,
     api_key_scopes: dict[str, list[str]] | None = None,
+    stored_keys: bool = False,
     on_shutdown: Callable[[], None] | None = None,
     nudge_every_user_turns: int = 10,
     flush_idle_minutes: float | None = 30.0,
@@ -98,7 +100,10 @@ def create_app(
     )
     app.state.memory = memory
     app.state.api_keys = list(api_keys or [])
-    app.state.api_key_scopes = dict(api_key_scopes or {})  # keys whose agent queries are confined
+    app.state.api_key_scopes = dict(api_key_scopes or {})  # keys confined to scopes (tenancy)
+    # Tenancy: configured keys, and with stored_keys those of `graphmem keys` (kept hashed in Neo4j).
+    configured: dict[str, list[str] | None] = {k: app.state.api_key_scopes.get(k) for k in app.state.api_keys}
+    app.state.key_ring = KeyRing(configured, memory.api_keys().live if stored_keys else None)
     app.state.nudge_every_user_turns = nudge_every_user_turns
     install_error_handlers(app)
     secured = [Depends(require_api_key)]

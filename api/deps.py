@@ -7,21 +7,13 @@ scopes the presented key is bound to; None: unrestricted) and passes it to the M
 
 from __future__ import annotations
 
-import hmac
 from dataclasses import dataclass
-from typing import Annotated, Protocol
+from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
 
+from graphmem.keys import KeyRing
 from graphmem.memory import Memory
-
-
-class StoredKeys(Protocol):
-    """Keys kept hashed in Neo4j (``graphmem keys``): the scopes of a presented secret."""
-
-    def lookup(self, secret: str) -> tuple[bool, tuple[str, ...] | None]:
-        """Whether a live (unrevoked) key has this secret, and the scopes it is bound to (None: all)."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -54,32 +46,21 @@ def _unauthorized() -> HTTPException:
 
 
 def authenticate(request: Request) -> Caller:
-    """The caller behind ``Authorization: Bearer <key>``; 401 when keys are configured and it is none.
+    """The caller behind ``Authorization: Bearer <key>``; 401 when keys exist and it is none of them.
 
-    With no key configured (neither GRAPHMEM_API_KEYS nor stored keys) the API is open and
-    unrestricted. Secrets are compared in constant time.
+    Keys come from GRAPHMEM_API_KEYS and, when the app reads them, ``graphmem keys`` (stored
+    hashed). With no key at all the API is open and unrestricted. Compared in constant time.
     """
-    keys: list[str] = request.app.state.api_keys
-    stored: StoredKeys | None = getattr(request.app.state, "stored_keys", None)
-    if not keys and stored is None:
+    ring: KeyRing = request.app.state.key_ring
+    if not ring.enabled():
         return Caller(scopes=None)
     token = _token(request)
     if token is None:
         raise _unauthorized()
-    bound: dict[str, list[str]] = getattr(request.app.state, "api_key_scopes", {})
-    matched = False
-    for key in keys:  # every key is compared, so timing does not tell how many matched first
-        matched |= hmac.compare_digest(token.encode(), key.encode())
-    if matched:
-        for key, binding in bound.items():
-            if hmac.compare_digest(token.encode(), key.encode()):
-                return Caller(scopes=tuple(binding))
-        return Caller(scopes=None)
-    if stored is not None:
-        found, scopes = stored.lookup(token)
-        if found:
-            return Caller(scopes=scopes)
-    raise _unauthorized()
+    found, scopes = ring.lookup(token)
+    if not found:
+        raise _unauthorized()
+    return Caller(scopes=scopes)
 
 
 CallerDep = Annotated[Caller, Depends(authenticate)]

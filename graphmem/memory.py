@@ -39,6 +39,7 @@ from graphmem.errors import (
     NotFoundError,
     ScopeForbiddenError,
 )
+from graphmem.keys import ApiKeys
 from graphmem.llm.base import LLM
 from graphmem.llm.none import NoLLM
 from graphmem.models import (
@@ -64,6 +65,7 @@ from graphmem.store.consolidation import ConsolidationStore
 from graphmem.store.decisions import DecisionStore
 from graphmem.store.entities import EntityStore
 from graphmem.store.executor import QueryExecutor
+from graphmem.store.keys import ApiKeyStore
 from graphmem.store.memories import MemoryDynamicsStore, MemoryStore
 from graphmem.store.schema import apply_schema, check_embedding_model
 from graphmem.store.search import SearchStore
@@ -496,6 +498,10 @@ class Memory:
         self.prepare()
         with confined(allowed):
             return DecisionStore(self._executor).find(topic=topic, domain=domain, scope=scope)
+
+    def api_keys(self) -> ApiKeys:
+        """The stored API keys (``graphmem keys``): create, list, revoke."""
+        return ApiKeys(ApiKeyStore(self._executor), self._clock)
 
     # X4: graph queries from agents (rules and limits in graphmem.agents.readonly).
 
