@@ -86,7 +86,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        codes = {401: "unauthorized", 404: "not_found", 405: "method_not_allowed"}
+        codes = {401: "unauthorized", 404: "not_found", 405: "method_not_allowed", 429: "rate_limited"}
         response = error_response(exc.status_code, codes.get(exc.status_code, "http_error"), str(exc.detail))
         if exc.headers:
             response.headers.update(exc.headers)

@@ -69,6 +69,7 @@ def serve(settings: Settings, host: str | None, port: int | None) -> None:
     import uvicorn
 
     from api.app import create_app
+    from api.ratelimit import RateLimits, parse_limit
 
     if settings.managed:
         info = ManagedNeo4j.from_settings(settings).start()
@@ -82,6 +83,10 @@ def serve(settings: Settings, host: str | None, port: int | None) -> None:
         api_keys=settings.api_key_list,
         api_key_scopes=settings.api_key_scopes,
         stored_keys=True,
+        rate_limits=RateLimits(
+            parse_limit(settings.rate_limit_reads, "GRAPHMEM_RATE_LIMIT_READS"),
+            parse_limit(settings.rate_limit_writes, "GRAPHMEM_RATE_LIMIT_WRITES"),
+        ),
         on_shutdown=connection.close,
         nudge_every_user_turns=settings.nudge_every_user_turns,
         flush_idle_minutes=settings.flush_idle_minutes,

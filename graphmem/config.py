@@ -58,6 +58,9 @@ class Settings(BaseSettings):
 
     # API.
     api_keys: str = ""
+    # Per API key (or address, when open): e.g. '600/minute'; empty: no limit.
+    rate_limit_reads: str = ""
+    rate_limit_writes: str = ""
     host: str = "127.0.0.1"
     port: int = 8000
 
