@@ -14,6 +14,7 @@ from fastapi import Depends, FastAPI
 from api.deps import require_api_key
 from api.errors import install_error_handlers
 from api.idempotency import IdempotencyMiddleware
+from api.ratelimit import RateLimits, enforce_rate_limit
 from api.routes import (
     browser,
     consolidate,
@@ -27,6 +28,7 @@ from api.routes import (
     sessions,
 )
 from graphmem.errors import GraphmemError
+from graphmem.keys import KeyRing
 from graphmem.memory import Memory
 
 log = logging.getLogger(__name__)
@@ -57,6 +59,8 @@ def create_app(
     *,
     api_keys: list[str] | None = None,
     api_key_scopes: dict[str, list[str]] | None = None,
+    stored_keys: bool = False,
+    rate_limits: RateLimits | None = None,
     on_shutdown: Callable[[], None] | None = None,
     nudge_every_user_turns: int = 10,
     flush_idle_minutes: float | None = 30.0,
@@ -100,11 +104,15 @@ def create_app(
     )
     app.state.memory = memory
     app.state.api_keys = list(api_keys or [])
-    app.state.api_key_scopes = dict(api_key_scopes or {})  # keys whose agent queries are confined
+    app.state.api_key_scopes = dict(api_key_scopes or {})  # keys confined to scopes (tenancy)
+    # Tenancy: configured keys, and with stored_keys those of `graphmem keys` (kept hashed in Neo4j).
+    configured: dict[str, list[str] | None] = {k: app.state.api_key_scopes.get(k) for k in app.state.api_keys}
+    app.state.key_ring = KeyRing(configured, memory.api_keys().live if stored_keys else None)
+    app.state.rate_limits = rate_limits  # per key, reads and writes apart (None: unlimited)
     app.state.nudge_every_user_turns = nudge_every_user_turns
     app.add_middleware(IdempotencyMiddleware)  # inside the JSON-500 middleware installed next
     install_error_handlers(app)
-    secured = [Depends(require_api_key)]
+    secured = [Depends(require_api_key), Depends(enforce_rate_limit)]
     app.include_router(health.router, prefix="/v1")
     app.include_router(browser.router)  # static Neo4j Browser assets, no key needed
     app.include_router(memories.router, prefix="/v1", dependencies=secured)

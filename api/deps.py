@@ -1,13 +1,26 @@
-"""Request dependencies: the Memory facade and API-key authentication."""
+"""Request dependencies: the Memory facade, API-key authentication and the caller's allowed scopes.
+
+Tenancy in one dependency: a route that touches memories takes ``allowed: AllowedDep`` (the
+scopes the presented key is bound to; None: unrestricted) and passes it to the Memory facade as
+``allowed=``; the facade hands it to every Cypher file as ``$allowed``.
+"""
 
 from __future__ import annotations
 
-import hmac
+from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
 
+from graphmem.keys import KeyRing
 from graphmem.memory import Memory
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is calling: whether a key was checked, and the scopes it is bound to (None: all)."""
+
+    scopes: tuple[str, ...] | None
 
 
 def get_memory(request: Request) -> Memory:
@@ -16,33 +29,58 @@ def get_memory(request: Request) -> Memory:
     return memory
 
 
-def require_api_key(request: Request) -> None:
+def _token(request: Request) -> str | None:
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def _unauthorized() -> HTTPException:
+    return HTTPException(
+        status_code=401,
+        detail=(
+            "Missing or wrong API key: send 'Authorization: Bearer <key>' with a key from "
+            "GRAPHMEM_API_KEYS or `graphmem keys create`."
+        ),
+        headers={"WWW-Authenticate": "Bearer"},
+    )
+
+
+def authenticate(request: Request) -> Caller:
+    """The caller behind ``Authorization: Bearer <key>``; 401 when keys exist and it is none of them.
+
+    Keys come from GRAPHMEM_API_KEYS and, when the app reads them, ``graphmem keys`` (stored
+    hashed). With no key at all the API is open and unrestricted. Compared in constant time.
+    """
+    ring: KeyRing = request.app.state.key_ring
+    if not ring.enabled():
+        return Caller(scopes=None)
+    token = _token(request)
+    if token is None:
+        raise _unauthorized()
+    found, scopes = ring.lookup(token)
+    if not found:
+        raise _unauthorized()
+    return Caller(scopes=scopes)
+
+
+CallerDep = Annotated[Caller, Depends(authenticate)]
+
+
+def require_api_key(caller: CallerDep) -> None:
     """When API keys are configured, demand ``Authorization: Bearer <key>`` with one of them."""
-    keys: list[str] = request.app.state.api_keys
-    if not keys:
-        return
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not any(hmac.compare_digest(token.strip(), k) for k in keys):
-        raise HTTPException(
-            status_code=401,
-            detail=(
-                "Missing or wrong API key: send 'Authorization: Bearer <key>' "
-                "with a key from GRAPHMEM_API_KEYS."
-            ),
-            headers={"WWW-Authenticate": "Bearer"},
-        )
+    del caller  # authenticating is the whole job
 
 
-def key_scopes(request: Request) -> list[str] | None:
+def allowed_scopes(caller: CallerDep) -> list[str] | None:
+    """The scopes the caller may read and write (its key's binding); None: unrestricted."""
+    return None if caller.scopes is None else list(caller.scopes)
+
+
+def key_scopes(caller: CallerDep) -> list[str] | None:
     """The scopes the presented API key is bound to (``secret@/user/alice|/team/x``); None if unbound."""
-    bound: dict[str, list[str]] = getattr(request.app.state, "api_key_scopes", {})
-    _, _, token = request.headers.get("authorization", "").partition(" ")
-    for key, scopes in bound.items():
-        if hmac.compare_digest(token.strip(), key):
-            return scopes
-    return None
+    return allowed_scopes(caller)
 
 
 MemoryDep = Annotated[Memory, Depends(get_memory)]
-KeyScopesDep = Annotated[list[str] | None, Depends(key_scopes)]
+AllowedDep = Annotated[list[str] | None, Depends(allowed_scopes)]
+KeyScopesDep = AllowedDep

@@ -23,6 +23,7 @@ from graphmem.errors import (
     JobBusyError,
     NotFoundError,
     QueryTimeoutError,
+    ScopeForbiddenError,
     TextTooLongError,
     WriteQueueFullError,
 )
@@ -34,6 +35,7 @@ _STATUS: list[tuple[type[GraphmemError], int]] = [
     (InvalidQueryError, 400),
     (InvalidInputError, 422),
     (ForbiddenQueryError, 403),
+    (ScopeForbiddenError, 403),
     (QueryTimeoutError, 408),
     (NotFoundError, 404),
     (DatabaseUnavailableError, 503),  # DatabaseBusyError too (with Retry-After)
@@ -118,9 +120,16 @@ def install_error_handlers(app: FastAPI) -> None:
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
         return error_response(422, "invalid_input", _describe(exc))
 
+    # Tenancy/hardening (issue 12): anything unexpected is a JSON 500 in the contract's shape; the
+    # detail goes to the server log only (it may quote stored values).
+    @app.exception_handler(Exception)
+    async def unexpected_error(_: Request, exc: Exception) -> JSONResponse:
+        log.error("unexpected error", exc_info=exc)
+        return error_response(500, "internal_error", "Internal error; the server log has the details.")
+
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        codes = {401: "unauthorized", 404: "not_found", 405: "method_not_allowed"}
+        codes = {401: "unauthorized", 404: "not_found", 405: "method_not_allowed", 429: "rate_limited"}
         response = error_response(exc.status_code, codes.get(exc.status_code, "http_error"), str(exc.detail))
         if exc.headers:
             response.headers.update(exc.headers)

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from graphmem.conversations.models import Role
-from graphmem.models import DecisionRecord, MemoryInput, NonBlank, WriteResult
+from graphmem.models import CleanText, DecisionRecord, MemoryInput, NonBlank, WriteResult
 
 
 class ErrorDetail(BaseModel):
@@ -49,7 +49,8 @@ ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
     status: {"model": ErrorBody, "description": text}
     for status, text in {
         401: "Missing or wrong API key",
-        404: "Unknown id",
+        403: "Outside the scopes your API key is bound to",
+        404: "Unknown id (or another tenant's)",
         413: "Text over the configured limit",
         422: "Invalid request",
         503: "Neo4j unreachable",
@@ -63,7 +64,7 @@ class TurnRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     role: Role
-    text: str = Field(min_length=1, description="What was said.")
+    text: NonBlank = Field(min_length=1, description="What was said.")
     user: str | None = Field(
         default=None,
         max_length=128,
@@ -112,7 +113,7 @@ class ExtractRequest(BaseModel):
     text: NonBlank = Field(min_length=1, description="A conversation turn, a document or a tool's output.")
     store: bool = Field(default=False, description="Also remember each fact (one batch write).")
     scope: str | None = Field(default=None, description="Scope of the stored facts, e.g. /user/alice.")
-    speaker: str | None = Field(
+    speaker: CleanText | None = Field(
         default=None, max_length=128, description="Who 'I' is in the text; default: the user."
     )
 

@@ -13,12 +13,17 @@ from typing import Any
 import click
 from pydantic import ValidationError
 
+from graphmem.cli_keys import keys
 from graphmem.config import Settings
 from graphmem.connect import MemoryConnection, open_memory
-from graphmem.errors import GraphmemError
+from graphmem.errors import AuthenticationError, GraphmemError, ScopeForbiddenError
+from graphmem.keys import KeyRing
+from graphmem.memory import Memory
 from graphmem.models import MemoryInput
 from graphmem.runtime.server import ManagedNeo4j
+from graphmem.scopes import normalize_scope
 from graphmem.targets import resolve_target
+from graphmem.tenancy import narrow_to
 
 
 def _connect(settings: Settings) -> MemoryConnection:
@@ -64,6 +69,7 @@ def serve(settings: Settings, host: str | None, port: int | None) -> None:
     import uvicorn
 
     from api.app import create_app
+    from api.ratelimit import RateLimits, parse_limit
 
     if settings.managed:
         info = ManagedNeo4j.from_settings(settings).start()
@@ -76,6 +82,11 @@ def serve(settings: Settings, host: str | None, port: int | None) -> None:
         connection.memory,
         api_keys=settings.api_key_list,
         api_key_scopes=settings.api_key_scopes,
+        stored_keys=True,
+        rate_limits=RateLimits(
+            parse_limit(settings.rate_limit_reads, "GRAPHMEM_RATE_LIMIT_READS"),
+            parse_limit(settings.rate_limit_writes, "GRAPHMEM_RATE_LIMIT_WRITES"),
+        ),
         on_shutdown=connection.close,
         nudge_every_user_turns=settings.nudge_every_user_turns,
         flush_idle_minutes=settings.flush_idle_minutes,
@@ -319,8 +330,27 @@ def health_report(settings: Settings) -> None:
 )
 @click.option("--host", default=None, help="Address for --transport http (default 127.0.0.1).")
 @click.option("--port", default=None, type=int, help="Port for --transport http (default 8000).")
+@click.option(
+    "--scope",
+    "scopes",
+    multiple=True,
+    help="Confine every tool to this scope and below (repeat for several): a tenant's MCP server.",
+)
+@click.option(
+    "--api-key",
+    envvar="GRAPHMEM_MCP_API_KEY",
+    default=None,
+    help="Confine the tools to the scopes this API key is bound to (GRAPHMEM_API_KEYS or `graphmem keys`).",
+)
 @click.pass_obj
-def mcp_server(settings: Settings, transport: str, host: str | None, port: int | None) -> None:
+def mcp_server(
+    settings: Settings,
+    transport: str,
+    host: str | None,
+    port: int | None,
+    scopes: tuple[str, ...],
+    api_key: str | None,
+) -> None:
     """Serve graphmem's memory tools over the Model Context Protocol (MCP)."""
     import contextlib
 
@@ -330,7 +360,10 @@ def mcp_server(settings: Settings, transport: str, host: str | None, port: int |
     with contextlib.redirect_stdout(sys.stderr):
         connection = _connect(settings)
         connection.memory.prepare()
-        server = build_server(connection.memory)
+        allowed = list(scopes) or None
+        if api_key is not None:
+            allowed = _key_scopes(settings, connection.memory, api_key, allowed)
+        server = build_server(connection.memory, allowed=allowed)
     try:
         if transport == "stdio":
             server.run("stdio")
@@ -341,6 +374,24 @@ def mcp_server(settings: Settings, transport: str, host: str | None, port: int |
     finally:
         connection.close()
 
+
+def _key_scopes(
+    settings: Settings, memory: Memory, secret: str, scopes: list[str] | None
+) -> list[str] | None:
+    """The scopes an MCP server with ``--api-key`` may touch (narrowed further by ``--scope``)."""
+    configured = {k: settings.api_key_scopes.get(k) for k in settings.api_key_list}
+    found, bound = KeyRing(configured, memory.api_keys().live).lookup(secret)
+    if not found:
+        raise AuthenticationError("--api-key is no live key of GRAPHMEM_API_KEYS or `graphmem keys list`.")
+    if bound is None or scopes is None:
+        return scopes if bound is None else list(bound)
+    kept = list(narrow_to([normalize_scope(s) for s in scopes], bound))
+    if not kept:
+        raise ScopeForbiddenError(f"--scope lies outside the key's scopes {', '.join(bound)}.")
+    return kept
+
+
+main.add_command(keys)
 
 if __name__ == "__main__":
     main()

@@ -26,8 +26,8 @@ def default_home() -> Path:
 def parse_api_key(entry: str) -> tuple[str, list[str] | None]:
     """One ``GRAPHMEM_API_KEYS`` entry: ``secret`` (unbound) or ``secret@/scope|/other`` (bound).
 
-    A bound key's agent queries (``POST /v1/cypher``) read only those scopes. The secret itself
-    must not contain ``@/``. Raises InvalidInputError for a malformed scope.
+    A bound key reads and writes only those scopes, on every route (see :mod:`graphmem.tenancy`).
+    The secret itself must not contain ``@/``. Raises InvalidInputError for a malformed scope.
     """
     key, bound, rest = entry.strip().partition("@/")
     if not bound:
@@ -58,6 +58,9 @@ class Settings(BaseSettings):
 
     # API.
     api_keys: str = ""
+    # Per API key (or address, when open): e.g. '600/minute'; empty: no limit.
+    rate_limit_reads: str = ""
+    rate_limit_writes: str = ""
     host: str = "127.0.0.1"
     port: int = 8000
 

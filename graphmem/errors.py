@@ -183,3 +183,9 @@ class APIUnreachableError(GraphmemError):
     """The REST API could not be reached, or did not answer in time, after the client's retries."""
 
     code = "api_unreachable"
+
+
+class ScopeForbiddenError(GraphmemError):
+    """The caller's API key is bound to scopes and the request writes (or runs) outside them."""
+
+    code = "scope_forbidden"

@@ -33,7 +33,14 @@ from graphmem.decisions.recorder import DecisionRecorder
 from graphmem.embedding.base import Embedder
 from graphmem.entities.episodes import EpisodeSource, EpisodeWorker
 from graphmem.entities.linker import EntityLinker
-from graphmem.errors import DatabaseUnavailableError, GraphmemError, JobBusyError
+from graphmem.errors import (
+    DatabaseUnavailableError,
+    GraphmemError,
+    JobBusyError,
+    NotFoundError,
+    ScopeForbiddenError,
+)
+from graphmem.keys import ApiKeys
 from graphmem.llm.base import LLM
 from graphmem.llm.none import NoLLM
 from graphmem.models import (
@@ -61,10 +68,12 @@ from graphmem.store.decisions import DecisionStore
 from graphmem.store.entities import EntityStore
 from graphmem.store.executor import QueryExecutor
 from graphmem.store.idempotency import IdempotencyStore
+from graphmem.store.keys import ApiKeyStore
 from graphmem.store.memories import MemoryDynamicsStore, MemoryStore
 from graphmem.store.schema import apply_schema, check_embedding_model
 from graphmem.store.search import SearchStore
 from graphmem.store.write_jobs import WriteJobStore
+from graphmem.tenancy import check_writable, confined, current_allowed, narrow_to, within
 from graphmem.write.extract import FactExtractor, check_extract_input
 from graphmem.write.fields import FieldInference
 from graphmem.write.links import DecisionRecording, EntityLinking
@@ -82,6 +91,11 @@ class Memory:
 
     Build it with :func:`graphmem.open_memory` (from settings) or directly from its parts.
     Every method raises a :class:`graphmem.errors.GraphmemError` subclass on failure.
+
+    Tenancy: the operations take ``allowed``, the scopes the caller may touch (an API key's
+    binding; None: all). Inside, every query that reads or writes memories filters on them in
+    Cypher (``$allowed``, see :mod:`graphmem.tenancy`): a memory outside them answers as an
+    unknown id, and a write into a scope outside them raises ScopeForbiddenError.
     """
 
     def __init__(
@@ -158,6 +172,7 @@ class Memory:
         occurred_at: datetime | None = None,
         source: str | None = None,
         metadata: dict[str, Any] | None = None,
+        allowed: Sequence[str] | None = None,
     ) -> WriteResult:
         """Remember one text as an episodic memory (or reinforce its stored near-duplicate)."""
         item = MemoryInput(
@@ -169,13 +184,20 @@ class Memory:
             source=source,
             metadata=metadata,
         )
-        return self.remember_batch([item])[0]
+        return self.remember_batch([item], allowed=allowed)[0]
 
-    def remember_batch(self, items: Sequence[MemoryInput]) -> list[WriteResult]:
-        """Remember many items in one transaction; results in input order."""
+    def remember_batch(
+        self, items: Sequence[MemoryInput], *, allowed: Sequence[str] | None = None
+    ) -> list[WriteResult]:
+        """Remember many items in one transaction; results in input order.
+
+        Raises ScopeForbiddenError when an item's scope lies outside ``allowed``."""
         check_inputs(items, self._limits)
-        self.prepare()
-        results = self._writer.remember(items)
+        with confined(allowed):
+            for item in items:
+                check_writable(item.scope)
+            self.prepare()
+            results = self._writer.remember(items)
         if self._episodes is not None:  # graphiti, with a model: after the commit, off the write path
             self._episodes.submit(
                 [
@@ -202,6 +224,7 @@ class Memory:
         include_superseded: bool = False,
         reinforce: bool = True,
         max_tokens: int | None = None,
+        allowed: Sequence[str] | None = None,
     ) -> RecallResult:
         """The memories that best answer ``query`` (current beliefs only unless asked); with
         ``reinforce=False`` it only looks, and strengthens nothing it returns."""
@@ -214,52 +237,68 @@ class Memory:
             reinforce=reinforce,
             max_tokens=max_tokens,
         )
-        return self.recall_query(request)
+        return self.recall_query(request, allowed=allowed)
 
-    def recall_query(self, request: RecallQuery) -> RecallResult:
+    def recall_query(self, request: RecallQuery, *, allowed: Sequence[str] | None = None) -> RecallResult:
         """Recall from a prepared :class:`RecallQuery` (after pending background writes of its scope),
-        cut to ``max_tokens`` and with its ``cost`` (X6)."""
+        cut to ``max_tokens`` and with its ``cost`` (X6).
+
+        With ``allowed``, a broader scope asked for (``/``, ``/user``) is narrowed to the allowed
+        ones, and the queries read nothing outside them."""
         started = time.perf_counter()
         if not self._write_queue.drain(request.scope, RECALL_DRAIN_TIMEOUT):
             log.warning("recall proceeds while background writes to %s are still pending", request.scope)
         self.prepare()
-        answer = self._recaller.recall(request)
+        with confined(allowed):
+            answer = self._recaller.recall(_narrowed(request, current_allowed()))
         answer = within_budget(answer, request.max_tokens, (time.perf_counter() - started) * 1000)
         if request.reinforce:
             self._reinforcer.submit(answer.results)  # D2 + D3, off the request path
         return answer
 
-    def feedback(self, feedback: Feedback) -> FeedbackResult:
-        """R7: echo (used memories gain priority) and fizzle (ignored ones lose a little)."""
+    def feedback(self, feedback: Feedback, *, allowed: Sequence[str] | None = None) -> FeedbackResult:
+        """R7: echo (used memories gain priority) and fizzle (ignored ones lose a little); ids
+        outside ``allowed`` are skipped like unknown ones."""
         self.prepare()
-        return self._feedback.apply(feedback)
+        with confined(allowed):
+            return self._feedback.apply(feedback)
 
     def settle(self) -> None:
         """Wait for background reinforcement of recalled memories (tests and shutdown)."""
         self._reinforcer.flush()
 
-    def get(self, memory_id: str) -> MemoryDetail:
-        """One memory with its SUPERSEDES history and lineage; NotFoundError if unknown."""
+    def get(self, memory_id: str, *, allowed: Sequence[str] | None = None) -> MemoryDetail:
+        """One memory with its SUPERSEDES history and lineage; NotFoundError if unknown (or outside
+        ``allowed``)."""
         self.prepare()
-        return self._store.get(memory_id)
+        with confined(allowed):
+            return self._store.get(memory_id)
 
-    def update(self, memory_id: str, patch: MemoryPatch) -> MemoryRecord:
-        """Change fields of a memory (a new text is re-embedded); NotFoundError if unknown."""
+    def update(
+        self, memory_id: str, patch: MemoryPatch, *, allowed: Sequence[str] | None = None
+    ) -> MemoryRecord:
+        """Change fields of a memory (a new text is re-embedded); NotFoundError if unknown (or
+        outside ``allowed``), ScopeForbiddenError when moving it outside ``allowed``."""
         if patch.text is not None:
             check_inputs([MemoryInput(text=patch.text)], self._limits)
-        self.prepare()
-        embedding = None if patch.text is None else self._embedder.embed_one(patch.text).tolist()
-        return self._store.update(memory_id, patch, embedding, self._clock.now())
+        with confined(allowed):
+            if patch.scope is not None:
+                check_writable(patch.scope)
+            self.prepare()
+            embedding = None if patch.text is None else self._embedder.embed_one(patch.text).tolist()
+            return self._store.update(memory_id, patch, embedding, self._clock.now())
 
-    def delete(self, memory_id: str) -> None:
-        """Delete one memory and its edges; NotFoundError if unknown."""
+    def delete(self, memory_id: str, *, allowed: Sequence[str] | None = None) -> None:
+        """Delete one memory and its edges; NotFoundError if unknown (or outside ``allowed``)."""
         self.prepare()
-        self._store.delete(memory_id)
+        with confined(allowed):
+            self._store.delete(memory_id)
 
-    def forget(self, what: ForgetFilter) -> int:
-        """Delete every memory matching all given filters; returns how many were deleted."""
+    def forget(self, what: ForgetFilter, *, allowed: Sequence[str] | None = None) -> int:
+        """Delete every memory matching all given filters (and inside ``allowed``); returns how many."""
         self.prepare()
-        return self._store.forget(what)
+        with confined(allowed):
+            return self._store.forget(what)
 
     def health(self) -> HealthReport:
         """Whether Neo4j answers, with counts; never raises for an unreachable database."""
@@ -287,12 +326,15 @@ class Memory:
         *,
         progress: Progress = no_progress,
         trigger: str = "manual",
+        allowed: Sequence[str] | None = None,
     ) -> ConsolidationReport:
         """Run consolidation jobs now (default nightly, weekly and monthly), overdue or not.
 
         ``progress(step, done, total)`` is called as steps advance. Raises JobBusyError when every
-        job asked for is running in another process.
+        job asked for is running in another process, ScopeForbiddenError for a caller confined
+        to scopes (consolidation works on the whole graph: an operator's task).
         """
+        _operator_only(allowed, "Consolidation")
         self.prepare()
         report = self._consolidator.run(jobs, trigger=trigger, progress=progress)
         if report.runs and all(r.status == "busy" for r in report.runs):
@@ -309,8 +351,11 @@ class Memory:
         """A heartbeat (not yet started) that runs overdue jobs at start and every ``interval``."""
         return ConsolidationScheduler(self.run_overdue_jobs, interval)
 
-    def health_report(self) -> HealthDetail:
-        """Active / archived / cold counts per layer and category, staleness, growth, job runs."""
+    def health_report(self, *, allowed: Sequence[str] | None = None) -> HealthDetail:
+        """Active / archived / cold counts per layer and category, staleness, growth, job runs.
+
+        Raises ScopeForbiddenError for a caller confined to scopes (it counts every tenant's)."""
+        _operator_only(allowed, "The health report")
         self.prepare()
         return health_detail(ConsolidationStore(self._executor), self._consolidator)
 
@@ -329,15 +374,19 @@ class Memory:
         scope: str | None = None,
         at: datetime | None = None,
         nudge_every: int = DEFAULT_NUDGE_EVERY,
+        allowed: Sequence[str] | None = None,
     ) -> TurnResult:
         """Record a turn; when ``review_scheduled``, run :meth:`review_conversation` after replying.
 
         Memories go to ``scope``, default ``/user/<user>``, else ``/conversations/<session_id>``.
+        Raises NotFoundError for a conversation outside ``allowed``, ScopeForbiddenError when a new
+        conversation's scope lies outside them.
         """
         self.prepare()
-        return self._sessions.record_turn(
-            session_id, role, text, user=user, scope=scope, at=at, nudge_every=nudge_every
-        )
+        with confined(allowed):
+            return self._sessions.record_turn(
+                session_id, role, text, user=user, scope=scope, at=at, nudge_every=nudge_every
+            )
 
     def review_conversation(self, session_id: str) -> ReviewOutcome | None:
         """The memory nudge: store what the pending turns hold. Never raises; None when it failed."""
@@ -348,15 +397,18 @@ class Memory:
             return None
         return self._sessions.review_quietly(session_id)
 
-    def end_conversation(self, session_id: str) -> FlushResult:
-        """Flush the pending turns into memories and close the conversation; NotFoundError if unknown."""
+    def end_conversation(self, session_id: str, *, allowed: Sequence[str] | None = None) -> FlushResult:
+        """Flush the pending turns into memories and close the conversation; NotFoundError if
+        unknown (or outside ``allowed``)."""
         self.prepare()
-        return self._sessions.end(session_id)
+        with confined(allowed):
+            return self._sessions.end(session_id)
 
-    def conversation(self, session_id: str) -> Conversation:
-        """A conversation's state (open, counters); NotFoundError if unknown."""
+    def conversation(self, session_id: str, *, allowed: Sequence[str] | None = None) -> Conversation:
+        """A conversation's state (open, counters); NotFoundError if unknown (or outside ``allowed``)."""
         self.prepare()
-        return self._sessions.get(session_id)
+        with confined(allowed):
+            return self._sessions.get(session_id)
 
     def flush_idle_conversations(self, idle: timedelta) -> int:
         """End open conversations idle for longer than ``idle`` (a crash's leftovers); never raises."""
@@ -367,19 +419,34 @@ class Memory:
             return 0
         return self._sessions.flush_idle(idle)
 
-    def session_start(self, user: str, *, scope: str | None = None, core_limit: int = 20) -> SessionContext:
-        """The user's lessons and core facts to load at session start (scope default ``/user/<user>``)."""
+    def session_start(
+        self,
+        user: str,
+        *,
+        scope: str | None = None,
+        core_limit: int = 20,
+        allowed: Sequence[str] | None = None,
+    ) -> SessionContext:
+        """The user's lessons and core facts to load at session start (scope default ``/user/<user>``);
+        nothing outside ``allowed``."""
         self.prepare()
-        return self._sessions.session_start(user, scope=scope, core_limit=core_limit)
+        with confined(allowed):
+            return self._sessions.session_start(user, scope=scope, core_limit=core_limit)
 
-    def remember_background(self, items: Sequence[MemoryInput]) -> WriteJob:
+    def remember_background(
+        self, items: Sequence[MemoryInput], *, allowed: Sequence[str] | None = None
+    ) -> WriteJob:
         """Validate a batch, record it in the graph and write it in the background; recall waits for
         it (same scope). A crash loses nothing: the next start resumes it.
 
-        Raises what validation raises, WriteQueueFullError when too many jobs are waiting, and
-        DatabaseUnavailableError when it cannot be recorded (then it was not accepted).
+        Raises what validation raises, ScopeForbiddenError for an item outside ``allowed``,
+        WriteQueueFullError when too many jobs are waiting, and DatabaseUnavailableError when it
+        cannot be recorded (then it was not accepted).
         """
         check_inputs(items, self._limits)
+        with confined(allowed):
+            for item in items:
+                check_writable(item.scope)
         self.prepare()
         return self._write_queue.submit(items)
 
@@ -388,16 +455,27 @@ class Memory:
         self.prepare()
         return self._write_queue.resume()
 
-    def write_job(self, job_id: str) -> WriteJob:
-        """A background write's state; NotFoundError if unknown."""
-        return self._write_queue.job(job_id)
+    def write_job(self, job_id: str, *, allowed: Sequence[str] | None = None) -> WriteJob:
+        """A background write's state; NotFoundError if unknown, or if it wrote outside ``allowed``."""
+        job = self._write_queue.job(job_id)
+        with confined(allowed):
+            scopes = current_allowed()
+        if not all(within(s, scopes) for s in job.scopes):
+            raise NotFoundError(f"No background write job has id {job_id!r}.")
+        return job
 
     def drain_writes(self, scope: str | None = None, timeout: float = RECALL_DRAIN_TIMEOUT) -> bool:
         """Wait for pending background writes under ``scope`` (None: all); False if ``timeout`` ran out."""
         return self._write_queue.drain(scope, timeout)
 
     def extract(
-        self, text: str, *, store: bool = False, scope: str | None = None, speaker: str | None = None
+        self,
+        text: str,
+        *,
+        store: bool = False,
+        scope: str | None = None,
+        speaker: str | None = None,
+        allowed: Sequence[str] | None = None,
     ) -> ExtractResult:
         """W2: the atomic, self-contained facts in ``text`` (I/my as ``speaker``, else 'the user').
 
@@ -405,6 +483,9 @@ class Memory:
         Raises InvalidInputError for blank text or a bad scope, TextTooLongError over the limit.
         """
         scope = check_extract_input(text, scope, self._limits.max_text_bytes)
+        if store:
+            with confined(allowed):
+                check_writable(scope)
         facts, usage = self._extractor.extract(text, speaker=speaker)
         stored: list[WriteResult] | None = None
         if store:
@@ -414,12 +495,17 @@ class Memory:
                 )
                 for f in facts
             ]
-            stored = self.remember_batch(items) if items else []
+            stored = self.remember_batch(items, allowed=allowed) if items else []
         calls = usage.calls + sum(r.llm_calls for r in stored or [])
         return ExtractResult(facts=[f.text for f in facts], stored=stored, llm_calls=calls)
 
     def decisions(
-        self, *, topic: str | None = None, domain: str | None = None, scope: str | None = None
+        self,
+        *,
+        topic: str | None = None,
+        domain: str | None = None,
+        scope: str | None = None,
+        allowed: Sequence[str] | None = None,
     ) -> list[DecisionRecord]:
         """W7: the decision ledger of the ``scope`` subtree, newest first, superseded ones included.
 
@@ -428,7 +514,12 @@ class Memory:
         marketing, personal, general. Raises InvalidInputError for a bad scope.
         """
         self.prepare()
-        return DecisionStore(self._executor).find(topic=topic, domain=domain, scope=scope)
+        with confined(allowed):
+            return DecisionStore(self._executor).find(topic=topic, domain=domain, scope=scope)
+
+    def api_keys(self) -> ApiKeys:
+        """The stored API keys (``graphmem keys``): create, list, revoke."""
+        return ApiKeys(ApiKeyStore(self._executor), self._clock)
 
     # X4: graph queries from agents (rules and limits in graphmem.agents.readonly).
 
@@ -472,3 +563,25 @@ class Memory:
         """
         self.prepare()
         return ReadOnlyCypher(self._executor).run_ready_made(name, params, scopes, limit=limit)
+
+
+def _operator_only(allowed: Sequence[str] | None, what: str) -> None:
+    """Refuse a whole-graph operation to a caller confined to scopes."""
+    with confined(allowed):
+        if current_allowed() is not None:
+            raise ScopeForbiddenError(
+                f"{what} covers every tenant's memories; use an API key not bound to scopes."
+            )
+
+
+def _narrowed(request: RecallQuery, allowed: list[str] | None) -> RecallQuery:
+    """``request`` with the scopes it asks for narrowed to ``allowed`` (a broader one replaced by the
+    allowed ones below it); as asked when unrestricted or when nothing of it is allowed (the
+    queries' ``$allowed`` filter then finds nothing)."""
+    if allowed is None:
+        return request
+    asked = [*([request.scope] if request.scope is not None else []), *(request.scopes or [])] or ["/"]
+    kept = narrow_to(asked, allowed)
+    if not kept:
+        return request
+    return request.model_copy(update={"scope": None, "scopes": list(kept)})

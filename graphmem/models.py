@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -14,19 +16,52 @@ Status = Literal["active", "superseded", "archived", "cold"]
 Tag = Literal["uncertain", "stale", "conflict"]
 
 
+MAX_METADATA_BYTES = 64 * 1024
+"""The most metadata one memory carries, serialised as JSON."""
+
+# C0 control characters and DEL, except tab, line feed and carriage return.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
 def _aware(value: datetime) -> datetime:
     """Naive times are taken as UTC; every time is stored in UTC."""
     if value.tzinfo is None:
         return value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError as e:  # year 1 at +05:00 is before the first representable instant
+        raise ValueError("time out of range: use a year between 1 and 9999 (in UTC)") from e
+
+
+def _no_control(value: str) -> str:
+    found = _CONTROL.search(value)
+    if found:
+        raise ValueError(
+            f"contains the control character U+{ord(found.group()):04X} at position {found.start()}: "
+            "remove NUL and control characters (tab and line breaks are fine)"
+        )
+    return value
+
+
+def _bounded_metadata(value: dict[str, Any]) -> dict[str, Any]:
+    try:
+        size = len(json.dumps(value, default=str).encode("utf-8"))
+    except (TypeError, ValueError) as e:  # circular, or keys JSON cannot hold
+        raise ValueError("metadata must be a JSON object") from e
+    if size > MAX_METADATA_BYTES:
+        raise ValueError(
+            f"metadata is {size} bytes as JSON, over the limit of {MAX_METADATA_BYTES}: keep large "
+            "documents elsewhere and store a reference to them"
+        )
+    return value
 
 
 def _clean_categories(value: list[str]) -> list[str]:
     seen: dict[str, None] = {}
     for item in value:
-        name = item.strip().lower()
-        if not name:
-            raise ValueError("categories must be non-empty strings")
+        name = _no_control(item.strip().lower())
+        if not name or len(name) > 64:
+            raise ValueError("categories must be non-empty strings of at most 64 characters")
         seen.setdefault(name, None)
     return list(seen)
 
@@ -37,8 +72,12 @@ def _not_blank(value: str) -> str:
     return value
 
 
-NonBlank = Annotated[str, AfterValidator(_not_blank)]
-"""Text that is more than white space."""
+CleanText = Annotated[str, AfterValidator(_no_control)]
+"""Text without NUL or other control characters (tab and line breaks allowed)."""
+NonBlank = Annotated[str, AfterValidator(_not_blank), AfterValidator(_no_control)]
+"""Text that is more than white space, without control characters."""
+Metadata = Annotated[dict[str, Any], AfterValidator(_bounded_metadata)]
+"""A JSON object of at most MAX_METADATA_BYTES serialised."""
 ScopePath = Annotated[str, AfterValidator(normalize_scope)]
 """A scope path, normalised ('/user/alice'); InvalidInputError-style message when malformed."""
 Categories = Annotated[list[str], AfterValidator(_clean_categories)]
@@ -59,8 +98,8 @@ class MemoryInput(BaseModel):
     occurred_at: UtcDatetime | None = Field(
         default=None, description="When it happened or was said; default: now. Naive times are UTC."
     )
-    source: str | None = Field(default=None, max_length=256)
-    metadata: dict[str, Any] | None = None
+    source: CleanText | None = Field(default=None, max_length=256)
+    metadata: Metadata | None = Field(default=None, description="Any JSON object up to 64 KiB.")
 
 
 class MemoryRecord(BaseModel):
@@ -186,11 +225,11 @@ class MemoryPatch(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    text: str | None = Field(default=None, min_length=1)
+    text: NonBlank | None = Field(default=None, min_length=1)
     scope: ScopePath | None = None
     categories: Categories | None = Field(default=None, max_length=32)
     importance: float | None = Field(default=None, ge=0.0, le=1.0)
-    metadata: dict[str, Any] | None = None
+    metadata: Metadata | None = Field(default=None, description="Any JSON object up to 64 KiB.")
     pinned: bool | None = Field(default=None, description="A pinned memory never decays or archives.")
 
     @model_validator(mode="after")
@@ -277,7 +316,7 @@ class Feedback(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    response: str = Field(min_length=1, max_length=64 * 1024, description="The answer the agent gave.")
+    response: CleanText = Field(min_length=1, max_length=64 * 1024, description="The answer the agent gave.")
     injected_ids: list[str] = Field(min_length=1, max_length=200, description="Memories given to the agent.")
     used_ids: list[str] | None = Field(
         default=None, description="Memories the answer used; default: judged by keyword overlap."

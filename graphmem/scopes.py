@@ -26,6 +26,11 @@ def normalize_scope(scope: str | None) -> str:
         value = "/" + value
     if len(value) > 1:
         value = value.rstrip("/")
+    if value != ROOT and any(segment.strip(".") == "" for segment in value.split("/")[1:]):
+        raise InvalidInputError(
+            f"Invalid scope {scope!r}: a segment made only of dots ('.', '..') or an empty one "
+            "('//') is not a scope name; use names like '/user/alice/health'."
+        )
     if len(value) > 512 or not _SCOPE.match(value):
         raise InvalidInputError(
             f"Invalid scope {scope!r}: use a path like '/user/alice/health' made of letters, digits "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, BackgroundTasks, Request, status
 
-from api.deps import MemoryDep
+from api.deps import AllowedDep, MemoryDep
 from api.schemas import ERROR_RESPONSES, TurnRequest
 from graphmem.conversations.models import Conversation, FlushResult, TurnResult
 
@@ -15,7 +15,12 @@ router = APIRouter(tags=["conversations"], responses=ERROR_RESPONSES)
     "/conversations/{session_id}/turns", status_code=status.HTTP_201_CREATED, response_model=TurnResult
 )
 def record_turn(
-    session_id: str, body: TurnRequest, memory: MemoryDep, request: Request, background: BackgroundTasks
+    session_id: str,
+    body: TurnRequest,
+    memory: MemoryDep,
+    allowed: AllowedDep,
+    request: Request,
+    background: BackgroundTasks,
 ) -> TurnResult:
     """Record one turn. Every N user turns (`review_scheduled`) the pending turns are reviewed for
     facts, preferences, instructions, routines and lessons after this response is sent; a failed
@@ -28,6 +33,7 @@ def record_turn(
         scope=body.scope,
         at=body.at,
         nudge_every=request.app.state.nudge_every_user_turns,
+        allowed=allowed,
     )
     if result.review_scheduled:
         background.add_task(memory.review_conversation, session_id)
@@ -35,12 +41,12 @@ def record_turn(
 
 
 @router.post("/conversations/{session_id}/end", response_model=FlushResult)
-def end_conversation(session_id: str, memory: MemoryDep) -> FlushResult:
+def end_conversation(session_id: str, memory: MemoryDep, allowed: AllowedDep) -> FlushResult:
     """End the session: extract and store its pending turns now, then close it (a new turn reopens it)."""
-    return memory.end_conversation(session_id)
+    return memory.end_conversation(session_id, allowed=allowed)
 
 
 @router.get("/conversations/{session_id}", response_model=Conversation)
-def get_conversation(session_id: str, memory: MemoryDep) -> Conversation:
+def get_conversation(session_id: str, memory: MemoryDep, allowed: AllowedDep) -> Conversation:
     """A conversation's state: open or closed, turn counts, user turns until the next review."""
-    return memory.conversation(session_id)
+    return memory.conversation(session_id, allowed=allowed)

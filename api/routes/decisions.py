@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from api.deps import MemoryDep
+from api.deps import AllowedDep, MemoryDep
 from api.schemas import ERROR_RESPONSES, DecisionsResponse
 from graphmem.decisions.detect import Domain
 
@@ -16,6 +16,7 @@ router = APIRouter(tags=["decisions"], responses=ERROR_RESPONSES)
 @router.get("/decisions", response_model=DecisionsResponse)
 def decisions(
     memory: MemoryDep,
+    allowed: AllowedDep,
     topic: Annotated[
         str | None, Query(max_length=500, description="Words that must all occur in the decision.")
     ] = None,
@@ -23,4 +24,5 @@ def decisions(
     scope: Annotated[str | None, Query(max_length=512, description="Only this scope and below.")] = None,
 ) -> DecisionsResponse:
     """Decisions matching a topic, domain and scope, newest first; superseded ones say what replaced them."""
-    return DecisionsResponse(decisions=memory.decisions(topic=topic or None, domain=domain, scope=scope))
+    found = memory.decisions(topic=topic or None, domain=domain, scope=scope, allowed=allowed)
+    return DecisionsResponse(decisions=found)

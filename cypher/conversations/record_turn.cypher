@@ -1,5 +1,9 @@
-// Append one turn to a conversation (created on its first turn) and count user turns towards the next review.
+// Append one turn to a conversation (created on its first turn) and count user turns towards the next review; no row when the conversation exists outside the caller's allowed scopes.
 // mode: write
+OPTIONAL MATCH (existing:Conversation {id: $conversation_id})
+WITH existing
+WHERE existing IS NULL
+   OR ($allowed IS NULL OR any(ok IN $allowed WHERE existing.scope = ok OR existing.scope STARTS WITH ok + '/'))
 MERGE (c:Conversation {id: $conversation_id})
   ON CREATE SET c.user = $user,
                 c.scope = $scope,

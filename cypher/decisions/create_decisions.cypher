@@ -1,6 +1,7 @@
 // Create decisions, each linked to the memory it was recorded in (RECORDED_IN) when that memory exists.
 // mode: write
 UNWIND $rows AS row
+WITH row WHERE ($allowed IS NULL OR any(ok IN $allowed WHERE row.scope = ok OR row.scope STARTS WITH ok + '/'))
 CREATE (d:Decision {id: row.id})
 SET d.text = row.text,
     d.choice = row.choice,

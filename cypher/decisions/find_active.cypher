@@ -3,7 +3,7 @@
 UNWIND $keys AS k
 CALL (k) {
   MATCH (d:Decision {scope: k.scope, domain: k.domain})
-  WHERE d.status = 'active'
+  WHERE d.status = 'active' AND ($allowed IS NULL OR any(ok IN $allowed WHERE d.scope = ok OR d.scope STARTS WITH ok + '/'))
   RETURN d
   ORDER BY d.decided_at DESC
   LIMIT $limit

@@ -2,6 +2,7 @@
 // mode: read
 MATCH (d:Decision)
 WHERE ($scope IS NULL OR d.scope = $scope OR d.scope STARTS WITH $scope_prefix)
+  AND ($allowed IS NULL OR any(ok IN $allowed WHERE d.scope = ok OR d.scope STARTS WITH ok + '/'))
   AND ($domain IS NULL OR d.domain = $domain)
   AND ($statuses IS NULL OR d.status IN $statuses)
   AND all(term IN $terms WHERE

@@ -1,6 +1,7 @@
 // Create a batch of episodic memories, one per row.
 // mode: write
 UNWIND $rows AS row
+WITH row WHERE ($allowed IS NULL OR any(ok IN $allowed WHERE row.scope = ok OR row.scope STARTS WITH ok + '/'))
 CREATE (m:Memory:EpisodicMemory {id: row.id})
 SET m.text = row.text,
     m.layer = 'episodic',

@@ -1,6 +1,7 @@
 // For each row, the active memories of the same scope at or above a similarity, most similar first: an exact scan of a scope of at most $exact_below memories (the ANN index ranks the whole graph before the scope filter, so a small scope's own memories can fall out of its top k), the vector index for larger scopes.
 // mode: read
 UNWIND $rows AS row
+WITH row WHERE ($allowed IS NULL OR any(ok IN $allowed WHERE row.scope = ok OR row.scope STARTS WITH ok + '/'))
 CALL {
   WITH row
   WITH row, COUNT { MATCH (m:Memory) WHERE m.scope = row.scope } AS size

@@ -2,6 +2,7 @@
 // mode: write
 MATCH (m:Memory)
 WHERE ($ids IS NULL OR m.id IN $ids)
+  AND ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
   AND ($scope IS NULL OR m.scope = $scope OR m.scope STARTS WITH $scope_prefix)
   AND ($categories IS NULL OR any(c IN m.categories WHERE c IN $categories))
   AND ($older_than IS NULL OR m.occurred_at < $older_than)

@@ -2,6 +2,7 @@
 // mode: write
 UNWIND $heads AS head
 MATCH (m:Memory {id: head.id})
+WHERE ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
 CALL {
   WITH head
   MATCH (p:Memory)
@@ -10,6 +11,7 @@ CALL {
     AND p.layer = 'episodic' AND p.status <> 'deleted'
     AND coalesce(p.source, '') = coalesce(head.source, '')
     AND NOT p.id IN $new_ids
+    AND ($allowed IS NULL OR any(ok IN $allowed WHERE p.scope = ok OR p.scope STARTS WITH ok + '/'))
   RETURN p
   ORDER BY p.occurred_at DESC
   LIMIT 1

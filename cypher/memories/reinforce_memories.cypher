@@ -2,6 +2,7 @@
 // mode: write
 UNWIND $rows AS row
 MATCH (m:Memory {id: row.id})
+WHERE ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
 SET m.strength = row.strength,
     m.last_accessed_at = row.accessed_at,
     m.access_count = coalesce(m.access_count, 0) + 1,

@@ -1,6 +1,7 @@
 // Change the given fields of one memory (null leaves a field as it is).
 // mode: write
 MATCH (m:Memory {id: $id})
+WHERE ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
 SET m.text = coalesce($text, m.text),
     m.scope = coalesce($scope, m.scope),
     m.categories = coalesce($categories, m.categories),

@@ -2,4 +2,5 @@
 // mode: read
 UNWIND $ids AS id
 MATCH (m:Memory {id: id})
+WHERE ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
 RETURN m {.*, embedding: null} AS memory

@@ -2,6 +2,7 @@
 // mode: read
 MATCH (m:Memory)
 WHERE m.status = 'active'
+  AND ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
   AND (m.scope = $scope OR m.scope STARTS WITH $scope_prefix)
   AND NOT 'instruction' IN m.categories
   AND m.strength >= $min_strength

@@ -65,9 +65,7 @@ def _different_subjects(a: Clause, b: Clause) -> bool:
     words_a, words_b = set(a.subject.split()), set(b.subject.split())
     if not (pa or pb) and (words_a <= words_b or words_b <= words_a):
         return False
-    if (b.change and a.subject in b.mentions) or (a.change and b.subject in a.mentions):
-        return False
-    return True
+    return not ((b.change and a.subject in b.mentions) or (a.change and b.subject in a.mentions))
 
 
 def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: float) -> bool:

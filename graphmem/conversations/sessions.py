@@ -28,6 +28,7 @@ from graphmem.llm.base import LLM
 from graphmem.scopes import normalize_scope
 from graphmem.store.conversations import ConversationStore
 from graphmem.store.executor import QueryExecutor
+from graphmem.tenancy import check_writable
 from graphmem.write.extract import FactExtractor
 from graphmem.write.remember import WriteLimits
 
@@ -103,13 +104,15 @@ class ConversationSessions:
             )
         if nudge_every < 1:
             raise InvalidInputError("nudge_every must be at least 1.")
+        where = normalize_scope(scope or default_scope(conversation_id, user))
+        check_writable(where)
         recorded = self._store.record_turn(
             conversation_id,
             role=role,
             text=text,
             at=at or self._clock.now(),
             user=user,
-            scope=normalize_scope(scope or default_scope(conversation_id, user)),
+            scope=where,
             nudge_every=nudge_every,
         )
         return TurnResult(turn=recorded.turn, review_scheduled=recorded.review_due)

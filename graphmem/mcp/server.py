@@ -9,7 +9,7 @@ a tool raises stops the server.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Annotated, Any, TypeVar
 
@@ -18,6 +18,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 
+from graphmem.agents.confine import narrow_scopes
 from graphmem.errors import GraphmemError
 from graphmem.mcp.views import decision_view, memory_view, recalled_view
 from graphmem.memory import Memory
@@ -69,16 +70,22 @@ def _tool(server: MCPServer, annotations: ToolAnnotations) -> Callable[[_Tool], 
     return register
 
 
-def build_server(memory: Memory) -> MCPServer:
-    """An MCP server whose tools remember, recall, forget and query ``memory`` (not yet running)."""
+def build_server(memory: Memory, *, allowed: Sequence[str] | None = None) -> MCPServer:
+    """An MCP server whose tools remember, recall, forget and query ``memory`` (not yet running).
+
+    With ``allowed`` (an API key's scopes, ``graphmem mcp --api-key``), every tool is confined to
+    those scopes exactly as the REST API is: others' memories are unknown ids, writes outside
+    them are refused, agent queries see only graph values inside them.
+    """
+    scopes = None if allowed is None else list(allowed)
     server = MCPServer(name="graphmem", instructions=INSTRUCTIONS)
-    _memory_tools(server, memory)
-    _context_tools(server, memory)
-    _graph_tools(server, memory)
+    _memory_tools(server, memory, scopes)
+    _context_tools(server, memory, scopes)
+    _graph_tools(server, memory, scopes)
     return server
 
 
-def _memory_tools(server: MCPServer, memory: Memory) -> None:
+def _memory_tools(server: MCPServer, memory: Memory, allowed: list[str] | None) -> None:
     @_tool(server, _WRITE)
     def remember(
         text: Annotated[str, Field(description="One self-contained statement worth keeping.")],
@@ -100,7 +107,12 @@ def _memory_tools(server: MCPServer, memory: Memory) -> None:
 
         def work() -> dict[str, Any]:
             result = memory.remember(
-                text, scope=scope, categories=categories, importance=importance, occurred_at=occurred_at
+                text,
+                scope=scope,
+                categories=categories,
+                importance=importance,
+                occurred_at=occurred_at,
+                allowed=allowed,
             )
             return {"memory": memory_view(result.memory), "actions": result.actions}
 
@@ -122,7 +134,9 @@ def _memory_tools(server: MCPServer, memory: Memory) -> None:
         """
 
         def work() -> dict[str, Any]:
-            answer = memory.recall(query, scope=scope, limit=limit, include_superseded=include_superseded)
+            answer = memory.recall(
+                query, scope=scope, limit=limit, include_superseded=include_superseded, allowed=allowed
+            )
             return {
                 "results": [recalled_view(hit) for hit in answer.results],
                 "confidence": answer.confidence,
@@ -145,7 +159,7 @@ def _memory_tools(server: MCPServer, memory: Memory) -> None:
 
         def work() -> dict[str, Any]:
             what = ForgetFilter(ids=memory_ids, scope=scope, categories=categories, older_than=older_than)
-            return {"deleted": memory.forget(what)}
+            return {"deleted": memory.forget(what, allowed=allowed)}
 
         return _answer(work)
 
@@ -158,7 +172,7 @@ def _memory_tools(server: MCPServer, memory: Memory) -> None:
         summary memory the ids it was derived from."""
 
         def work() -> dict[str, Any]:
-            detail = memory.get(memory_id)
+            detail = memory.get(memory_id, allowed=allowed)
             return {
                 "memory": memory_view(detail),
                 "history": [h.model_dump(mode="json") for h in detail.history],
@@ -168,7 +182,7 @@ def _memory_tools(server: MCPServer, memory: Memory) -> None:
         return _answer(work)
 
 
-def _context_tools(server: MCPServer, memory: Memory) -> None:
+def _context_tools(server: MCPServer, memory: Memory, allowed: list[str] | None) -> None:
     @_tool(server, _READ)
     def list_decisions(
         topic: Annotated[str | None, Field(description="Words that must all occur in the decision.")] = None,
@@ -182,7 +196,7 @@ def _context_tools(server: MCPServer, memory: Memory) -> None:
         reversed it (superseded_by)."""
 
         def work() -> dict[str, Any]:
-            found = memory.decisions(topic=topic, domain=domain, scope=scope)
+            found = memory.decisions(topic=topic, domain=domain, scope=scope, allowed=allowed)
             return {"decisions": [decision_view(d) for d in found]}
 
         return _answer(work)
@@ -197,7 +211,7 @@ def _context_tools(server: MCPServer, memory: Memory) -> None:
         lessons."""
 
         def work() -> dict[str, Any]:
-            context = memory.session_start(user, scope=scope)
+            context = memory.session_start(user, scope=scope, allowed=allowed)
             return {
                 "user": context.user,
                 "scope": context.scope,
@@ -208,7 +222,7 @@ def _context_tools(server: MCPServer, memory: Memory) -> None:
         return _answer(work)
 
 
-def _graph_tools(server: MCPServer, memory: Memory) -> None:
+def _graph_tools(server: MCPServer, memory: Memory, allowed: list[str] | None) -> None:
     @_tool(server, _READ)
     def run_read_query(
         query: Annotated[str, Field(description="One read-only Cypher statement; values as $parameters.")],
@@ -229,7 +243,11 @@ def _graph_tools(server: MCPServer, memory: Memory) -> None:
         Writes, LOAD CSV, USE and procedures other than db.labels / db.index.* searches are refused;
         rows with nodes outside the scopes are withheld (`withheld`); `truncated` means more rows.
         """
-        return _answer(lambda: memory.read_query(query, params, scopes, limit=limit))
+        return _answer(
+            lambda: memory.read_query(
+                query, params, narrow_scopes(scopes, allowed), limit=limit, graph_only=allowed is not None
+            )
+        )
 
     saved = "; ".join(f"{q.name}({', '.join(q.parameters)}): {q.doc}" for q in memory.agent_queries())
 
@@ -242,4 +260,4 @@ def _graph_tools(server: MCPServer, memory: Memory) -> None:
         scopes: Annotated[list[str] | None, Field(description="Scopes to read, default ['/'].")] = None,
         limit: Annotated[int, Field(ge=1, le=1000, description="Most rows returned.")] = 50,
     ) -> dict[str, Any]:
-        return _answer(lambda: memory.agent_query(name, params, scopes, limit=limit))
+        return _answer(lambda: memory.agent_query(name, params, narrow_scopes(scopes, allowed), limit=limit))

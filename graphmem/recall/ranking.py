@@ -89,7 +89,8 @@ def spread(
     lower (never above the seed); a memory sharing a rare entity with a seed gains
     ``entity_bonus`` times the link's weight (never above the seed). A seed
     in ``replaced`` is a belief that no longer holds: the belief that replaced it (its SUPERSEDES
-    neighbour) answers now what it answered, so it takes ``replaced_share`` of the seed's score (via REPLACES).
+    neighbour) answers now what it answered, so it takes ``replaced_share`` of the seed's score
+    (via REPLACES).
     """
     scores = dict(base)
     via: dict[str, set[str]] = {}

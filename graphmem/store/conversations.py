@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from graphmem.conversations.models import Conversation, Role, Turn
+from graphmem.errors import NotFoundError
 from graphmem.models import MemoryRecord
 from graphmem.scopes import scope_filter
 from graphmem.store.executor import QueryExecutor
@@ -63,6 +64,7 @@ class ConversationStore:
 
         When the turn brings the user-turn counter to ``nudge_every`` the counter is reset in the
         same transaction and ``review_due`` is True, so one review is scheduled exactly once.
+        Raises NotFoundError when the conversation exists outside the caller's allowed scopes.
         """
         rows = self._executor.write(
             "conversations/record_turn",
@@ -75,6 +77,8 @@ class ConversationStore:
             scope=scope,
             nudge_every=nudge_every,
         )
+        if not rows:
+            raise NotFoundError(f"No conversation has id {conversation_id!r}.")
         row = rows[0]
         return RecordedTurn(
             turn=_turn(row["turn"]),

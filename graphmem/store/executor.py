@@ -27,6 +27,7 @@ from graphmem.errors import (
     StoreError,
 )
 from graphmem.store.catalog import Catalog, CypherQuery
+from graphmem.tenancy import ALLOWED_PARAMETER, current_allowed
 
 log = logging.getLogger(__name__)
 
@@ -123,18 +124,35 @@ def _without_explain(message: str) -> str:
     return message.split('\n"' + _EXPLAIN, 1)[0].strip()
 
 
-def _caller_query_error(error: neo4j_errors.Neo4jError) -> GraphmemError:
-    """What Neo4j's refusal of an agent's own query means for the agent."""
+def _caller_query_error(error: neo4j_errors.Neo4jError, *, planning: bool) -> GraphmemError:
+    """What Neo4j's refusal of an agent's own query means for the agent.
+
+    While planning (``EXPLAIN``), Neo4j's message is about the query text alone and is echoed. While
+    running, its messages quote the values it choked on (``date(m.text)`` quotes the text), which
+    may belong to another tenant: the answer then has the code and a message of our own, and the
+    detail goes to the server log only.
+    """
     code = error.code or ""
-    message = _without_explain(error.message or str(error))
     if "TransactionTimedOut" in code or "TransactionTerminated" in code:
         return QueryTimeoutError(
             f"The query ran past its time limit and was stopped: narrow it (a LIMIT, a label, an "
             f"indexed property such as id or scope), or allow a longer timeout. Neo4j: {code}"
         )
     if code.endswith("AccessMode") or ".Security." in code:
-        return ForbiddenQueryError(f"Neo4j refused the query as a write or a privileged act: {message}")
-    return InvalidQueryError(f"Neo4j could not run the query ({code}): {message} Fix the query and retry.")
+        return ForbiddenQueryError(
+            f"Neo4j refused the query as a write or a privileged act ({code}); send a read-only query."
+        )
+    if planning:
+        message = _without_explain(error.message or str(error))
+        return InvalidQueryError(
+            f"Neo4j could not run the query ({code}): {message} Fix the query and retry."
+        )
+    log.info("agent query failed while running: %s %s", code, error.message)
+    return InvalidQueryError(
+        f"Neo4j could not run the query ({code}): a value did not suit the function or operator "
+        "applied to it (a conversion such as date() or toInteger() of a text, a wrong type, a "
+        "division by zero). Check what your query passes to functions and operators, and retry."
+    )
 
 
 class Transaction:
@@ -147,6 +165,9 @@ class Transaction:
     def run(self, name: str, **params: Any) -> list[Row]:
         """Run the query ``name`` in this transaction and return its rows as dicts."""
         query = self._catalog.get(name)
+        if ALLOWED_PARAMETER in query.parameters and ALLOWED_PARAMETER not in params:
+            # Tenancy: the caller's allowed scopes reach every query that filters on them.
+            params[ALLOWED_PARAMETER] = current_allowed()
         _check_parameters(query, params)
         result = self._tx.run(query.text, params)
         # Catalog queries return maps, lists and values (never bare nodes), so each record is copied
@@ -207,7 +228,12 @@ class QueryExecutor:
 
         @neo4j.unit_of_work(metadata={"graphmem": "agent-cypher"}, timeout=timeout)
         def body(tx: neo4j.ManagedTransaction) -> tuple[list[str], list[list[Any]]]:
-            summary = tx.run(_EXPLAIN + text, dict(params)).consume()
+            try:
+                summary = tx.run(_EXPLAIN + text, dict(params)).consume()
+            except neo4j_errors.Neo4jError as e:
+                if isinstance(e, _UNAVAILABLE) or e.is_retryable():
+                    raise
+                raise _caller_query_error(e, planning=True) from e
             vet(summary.query_type or "", summary.plan or {})
             result = tx.run(text, dict(params))
             rows: list[list[Any]] = []
@@ -225,7 +251,12 @@ class QueryExecutor:
         except _UNAVAILABLE as e:
             raise _unavailable(e) from e
         except neo4j_errors.Neo4jError as e:
-            raise _caller_query_error(e) from e
+            raise _caller_query_error(e, planning=False) from e
+        except OverflowError as e:  # the driver cannot encode an integer parameter
+            raise InvalidQueryError(
+                "A parameter cannot be sent to Neo4j: integers must fit in 64 bits (-2^63 .. 2^63-1); "
+                "send larger numbers as floats or strings. Change 'params'."
+            ) from e
 
     def run_schema(self, name: str, **params: Any) -> list[Row]:
         """Run a schema statement (auto-commit: Neo4j refuses schema changes in explicit transactions)."""

@@ -188,7 +188,7 @@ class MemoryStore:
         sorted order, so two batches over the same scopes cannot deadlock on them.
         """
         if scopes:
-            tx.run("memories/lock_scopes", scopes=sorted(set(scopes)))
+            tx.run("locks/lock_scopes", scopes=sorted(set(scopes)))
 
     def write(self, work: Callable[[Transaction], T], label: str = "remember_batch") -> T:
         """Run ``work`` in one write transaction (run again whole on a transient error)."""

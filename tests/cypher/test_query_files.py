@@ -211,3 +211,18 @@ def test_every_query_the_library_runs_exists_in_the_right_mode(where: str, metho
 def test_every_query_name_in_the_library_exists() -> None:
     missing = [f"{where}: {name}" for where, name in query_name_literals() if name not in NAMES]
     assert not missing, f"query names with no file in cypher/: {missing}"
+
+
+# Tenancy (issue 12): the folders whose queries serve callers read and write memories, decisions and
+# conversations only inside the caller's allowed scopes, filtered in the query itself.
+TENANT_FOLDERS = ("memories", "search", "sessions", "decisions", "conversations", "beliefs")
+_ALLOWED_FILTER = re.compile(
+    r"any\(ok IN \$allowed WHERE (\w+)\.scope = ok OR \1\.scope STARTS WITH ok \+ '/'\)"
+)
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if n.split("/")[0] in TENANT_FOLDERS])
+def test_every_tenant_query_filters_on_the_callers_allowed_scopes(name: str) -> None:
+    text = CATALOG.get(name).text
+    assert "$allowed IS NULL OR" in text, f"{name} must filter on $allowed (see graphmem/tenancy.py)"
+    assert _ALLOWED_FILTER.search(text), f"{name}: use the one $allowed filter form of graphmem/tenancy.py"
