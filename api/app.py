@@ -24,6 +24,7 @@ from api.routes import (
     memories,
     recall,
     sessions,
+    triggers,
 )
 from graphmem.errors import GraphmemError
 from graphmem.memory import Memory
@@ -112,4 +113,5 @@ def create_app(
     app.include_router(decisions.router, prefix="/v1", dependencies=secured)
     app.include_router(consolidate.router, prefix="/v1", dependencies=secured)
     app.include_router(cypher.router, prefix="/v1", dependencies=secured)
+    app.include_router(triggers.router, prefix="/v1", dependencies=secured)
     return app
