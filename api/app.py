@@ -23,6 +23,7 @@ from api.routes import (
     health,
     memories,
     recall,
+    scopes,
     sessions,
     triggers,
 )
@@ -114,4 +115,5 @@ def create_app(
     app.include_router(consolidate.router, prefix="/v1", dependencies=secured)
     app.include_router(cypher.router, prefix="/v1", dependencies=secured)
     app.include_router(triggers.router, prefix="/v1", dependencies=secured)
+    app.include_router(scopes.router, prefix="/v1", dependencies=secured)
     return app

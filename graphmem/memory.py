@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 from typing import Any
 
+import networkx as nx
+
 from graphmem.agenda.models import CoreProfile, FutureTrigger
 from graphmem.agenda.profile import DEFAULT_PROFILE_CHARS, ProfileBuilder
 from graphmem.agenda.triggers import DEFAULT_DUE_WINDOW_DAYS, TriggerLinking, TriggerStore
@@ -36,6 +38,7 @@ from graphmem.embedding.base import Embedder
 from graphmem.entities.episodes import EpisodeSource, EpisodeWorker
 from graphmem.entities.linker import EntityLinker
 from graphmem.errors import DatabaseUnavailableError, GraphmemError, JobBusyError
+from graphmem.graph.subgraph import subgraph
 from graphmem.llm.base import LLM
 from graphmem.llm.none import NoLLM
 from graphmem.models import (
@@ -58,6 +61,7 @@ from graphmem.recall.feedback import FeedbackLoop
 from graphmem.recall.reinforce import RetrievalReinforcer
 from graphmem.recall.search import Recaller, RecallSettings
 from graphmem.scopes import confine, normalize_scope, require_visible
+from graphmem.scopetree import ScopeNode, scope_tree
 from graphmem.store.consolidation import ConsolidationStore
 from graphmem.store.decisions import DecisionStore
 from graphmem.store.entities import EntityStore
@@ -415,6 +419,22 @@ class Memory:
         where, allowed = normalize_scope(scope), confine(allowed)
         require_visible(where, allowed)
         return self._triggers.between(start, end, scope=where, allowed=allowed)
+
+    def scope_tree(self, under: str | None = None, *, allowed: list[str] | None = None) -> ScopeNode:
+        """R8: the scope hierarchy below ``under`` (default ``/``) with memory counts per scope and
+        per branch, by layer and status, within ``allowed`` scopes (None: all). Raises
+        InvalidInputError for a bad path, NotFoundError for a scope outside ``allowed``."""
+        self.prepare()
+        return scope_tree(self._executor, under, allowed)
+
+    def subgraph(
+        self, scope: str | None = None, *, as_of: datetime | None = None, allowed: list[str] | None = None
+    ) -> nx.MultiDiGraph:
+        """The ``scope`` subtree's memories, entities and decisions with their edges (no embeddings)
+        as a ``networkx.MultiDiGraph``, as it stood at ``as_of`` (None: now). Raises
+        InvalidInputError for a bad scope, NotFoundError for a scope outside ``allowed``."""
+        self.prepare()
+        return subgraph(self._executor, scope, as_of, allowed)
 
     def remember_background(self, items: Sequence[MemoryInput]) -> WriteJob:
         """Validate a batch now and write it in the background; recall waits for it (same scope).

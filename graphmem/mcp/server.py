@@ -13,9 +13,9 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any, TypeVar
 
-from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import ToolAnnotations
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp_types import CallToolResult, InputRequiredResult, ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 
 from graphmem.errors import GraphmemError
@@ -41,6 +41,32 @@ Scope = Annotated[
 ]
 
 
+def _problems(error: ValidationError) -> str:
+    return "; ".join(
+        f"{'.'.join(str(p) for p in err['loc']) or 'input'}: {err['msg']}" for err in error.errors()
+    )
+
+
+class _GraphmemMCP(MCPServer):
+    """An MCP server whose tool errors read ``invalid_input: ...``, not ``Error executing tool
+    recall: invalid_input: ...``: the SDK's prefix names the tool the model just called."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError:
+            raise
+        except ToolError as e:
+            cause = e.__cause__
+            if isinstance(cause, ToolError):  # raised by _answer: already graphmem's own words
+                raise ToolError(str(cause)) from cause.__cause__ or cause
+            if isinstance(cause, ValidationError):  # the arguments do not fit the tool's schema
+                raise ToolError(f"invalid_input: {_problems(cause)}") from cause
+            raise
+
+
 def _answer(work: Callable[[], Any]) -> dict[str, Any]:
     """Run a tool body; graphmem's errors become tool errors the model can read and act on."""
     try:
@@ -48,10 +74,7 @@ def _answer(work: Callable[[], Any]) -> dict[str, Any]:
     except GraphmemError as e:
         raise ToolError(f"{e.code}: {e}") from e
     except ValidationError as e:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'input'}: {err['msg']}" for err in e.errors()
-        )
-        raise ToolError(f"invalid_input: {problems}") from e
+        raise ToolError(f"invalid_input: {_problems(e)}") from e
     if isinstance(value, BaseModel):
         dumped: dict[str, Any] = value.model_dump(mode="json")
         return dumped
@@ -71,7 +94,7 @@ def _tool(server: MCPServer, annotations: ToolAnnotations) -> Callable[[_Tool], 
 
 def build_server(memory: Memory) -> MCPServer:
     """An MCP server whose tools remember, recall, forget and query ``memory`` (not yet running)."""
-    server = MCPServer(name="graphmem", instructions=INSTRUCTIONS)
+    server = _GraphmemMCP(name="graphmem", instructions=INSTRUCTIONS)
     _memory_tools(server, memory)
     _context_tools(server, memory)
     _graph_tools(server, memory)
