@@ -216,16 +216,22 @@ def _context_tools(server: MCPServer, memory: Memory) -> None:
         scope: Annotated[str | None, Field(description="Their scope; default /user/<user>.")] = None,
     ) -> dict[str, Any]:
         """What to load at the start of a conversation: the user's lessons (how they want to be
-        treated, corrections they made) and their core facts, most important first. Follow the
-        lessons."""
+        treated, corrections they made), their core facts, most important first, what is due
+        today (memories that named this day ahead of time) and their profile (identity,
+        preferences, relationships, priorities). Follow the lessons."""
 
         def work() -> dict[str, Any]:
             context = memory.session_start(user, scope=scope)
+            profile = (
+                context.profile.model_dump(mode="json", exclude={"computed_at"}) if context.profile else {}
+            )
             return {
                 "user": context.user,
                 "scope": context.scope,
                 "lessons": [memory_view(m) for m in context.lessons],
                 "core_facts": [memory_view(m) for m in context.core_facts],
+                "due": [{"due_on": t.due_on.isoformat(), **memory_view(t.memory)} for t in context.due],
+                "profile": profile,
             }
 
         return _answer(work)
