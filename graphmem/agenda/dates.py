@@ -1,7 +1,8 @@
 """W10: the future days a memory's text names, relative to when it happened.
 
 spaCy's small English pipeline finds the date phrases (its DATE entities) and the tense of the
-clause they sit in; dateparser turns each phrase into a day relative to ``occurred_at``
+clause they sit in; dateparser turns each phrase (not the whole text: its search is slow and
+reads "May I" or "We" as dates) into a day relative to ``occurred_at``
 ("next Friday", "tomorrow", "in two weeks", "15 March"). Numeric dates spaCy does not tag
 ("15/03/2026", "12.05.2026") are recognised by their format. A phrase that could lie either side
 of ``occurred_at`` ("on 2 March", "Monday") counts as future only in a clause that is not in the
@@ -54,17 +55,7 @@ def _settings(base: datetime, prefer: str, day_first: bool | None = None) -> dic
     return settings
 
 
-def _search(text: str, base: datetime) -> list[tuple[str, datetime]]:
-    from dateparser.search import search_dates
-
-    try:
-        found = search_dates(text, languages=_LANGUAGES, settings=_settings(base, "future"))
-    except Exception:  # dateparser's own failures on odd input: no date, never an error
-        log.debug("dateparser could not search %r", text, exc_info=True)
-        return []
-    return list(found or [])
-
-
+@lru_cache(maxsize=4096)
 def _parse(phrase: str, base: datetime, prefer: str, day_first: bool | None = None) -> datetime | None:
     import dateparser
 
@@ -106,16 +97,22 @@ def _recurring(ent: Any) -> bool:
     return any(not kind & {"Art", "Dem"} for kind in kinds)
 
 
-def _day_spans(doc: Any, base: datetime) -> list[tuple[int, int]]:
-    """The date phrases that name one day: spaCy's DATE entities dateparser can read as a whole
-    ("next Friday", "15 March"; not "every Friday" or "the 1990s"), and numeric dates."""
-    spans = [
-        (e.start_char, e.end_char)
-        for e in doc.ents
-        if e.label_ == "DATE" and not _recurring(e) and _parse(e.text, base, "future") is not None
-    ]
-    spans += [(m.start(), m.end()) for m in _NUMERIC_DATE.finditer(doc.text)]
-    return spans
+def _phrases(doc: Any) -> list[tuple[Any, str, bool]]:
+    """(span, phrase, numeric) for each date phrase: spaCy's DATE entities that name one day (not
+    "every Friday"), and numeric dates (read on their own, in the configured day order)."""
+    numeric = [(m.start(), m.end()) for m in _NUMERIC_DATE.finditer(doc.text)]
+    found = []
+    for ent in doc.ents:
+        if ent.label_ != "DATE" or _recurring(ent):
+            continue
+        if any(s < ent.end_char and ent.start_char < e for s, e in numeric):
+            continue
+        found.append((ent, ent.text, False))
+    for s, e in numeric:
+        span = doc.char_span(s, e, alignment_mode="expand")
+        if span is not None:
+            found.append((span, doc.text[s:e], True))
+    return found
 
 
 def future_days(text: str, occurred_at: datetime, *, day_first: bool = True) -> list[date]:
@@ -144,30 +141,15 @@ def future_days_batch(items: Sequence[tuple[str, datetime]], *, day_first: bool 
 
 def _days(doc: Any, occurred_at: datetime, day_first: bool) -> list[date]:
     base = occurred_at.astimezone(UTC).replace(tzinfo=None) if occurred_at.tzinfo else occurred_at
-    spans = _day_spans(doc, base)
-    if not spans:
-        return []
-    text = doc.text
     days: set[date] = set()
-    start = 0
-    for phrase, when in _search(text, base):
-        at = text.find(phrase, start)
-        if at < 0:
-            continue
-        start = at + len(phrase)
-        end = at + len(phrase)
-        if not any(s < end and at < e for s, e in spans):
-            continue  # dateparser's guess outside any date phrase ("We" as Wednesday, "May I")
-        numeric = _NUMERIC_DATE.search(phrase)
-        if numeric is not None:  # 03/04/2027: read in the configured day order
-            when = _parse(numeric.group(), base, "future", day_first) or when
-        day = when.date()
-        if day <= base.date():
-            continue
-        past = when if numeric is not None else _parse(phrase, base, "past")
-        if past is None or past.date() != day:  # either side of occurred_at: ask the clause's tense
-            span = doc.char_span(at, end, alignment_mode="expand")
-            if span is None or _in_past_clause(span):
+    for span, phrase, numeric in _phrases(doc):
+        when = _parse(phrase, base, "future", day_first if numeric else None)
+        if when is None or when.date() <= base.date():
+            continue  # unreadable, or not after the day the memory happened
+        if not numeric:
+            past = _parse(phrase, base, "past")
+            # a phrase that reads either side of occurred_at ("on 2 March", "Monday"): the tense decides
+            if (past is None or past.date() != when.date()) and _in_past_clause(span):
                 continue
-        days.add(day)
+        days.add(when.date())
     return sorted(days)[:MAX_DAYS_PER_TEXT]
