@@ -6,7 +6,8 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, Field
 
-from graphmem.scopes import ROOT, confine, normalize_scope, require_visible, scope_filter
+from graphmem.errors import InvalidInputError
+from graphmem.scopes import ROOT, confine, normalize_scope, require_visible, scope_filter, within
 from graphmem.store.executor import QueryExecutor
 
 
@@ -38,6 +39,13 @@ def _parent(path: str) -> str:
     return head or ROOT
 
 
+def _canonical(scope: str) -> bool:
+    try:
+        return normalize_scope(scope) == scope
+    except InvalidInputError:
+        return False
+
+
 def build_tree(under: str, rows: Iterable[tuple[str, str, str, int]]) -> ScopeNode:
     """The tree below ``under`` from (scope, layer, status, count) rows of its subtree."""
     nodes: dict[str, ScopeNode] = {under: ScopeNode(path=under)}
@@ -50,6 +58,8 @@ def build_tree(under: str, rows: Iterable[tuple[str, str, str, int]]) -> ScopeNo
         return nodes[path]
 
     for scope, layer, status, n in rows:
+        if not _canonical(scope) or not within(scope, under):
+            continue  # written by hand outside graphmem ("user/x", "/a/"): no place in the tree
         node(scope).own.add(layer, status, n)
         path = scope
         while True:

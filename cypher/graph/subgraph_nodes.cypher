@@ -17,6 +17,7 @@ CALL () {
   RETURN d AS n, 'decision' AS kind
 }
 WITH n, kind
-WHERE $allowed IS NULL OR any(s IN $allowed WHERE n.scope = s OR n.scope STARTS WITH s + '/')
+WHERE n.id IS NOT NULL
+  AND ($allowed IS NULL OR any(s IN $allowed WHERE n.scope = s OR n.scope STARTS WITH s + '/'))
 RETURN kind, n {.*, embedding: null, name_embedding: null} AS props
 LIMIT $limit

@@ -1,4 +1,4 @@
-"""W10: which future days a text names, relative to when it happened (spaCy + dateparser)."""
+"""W10 future days (spaCy + dateparser), the W13 profile's sections and budget, and the R8 scope tree, as pure logic."""
 
 from __future__ import annotations
 
@@ -88,3 +88,23 @@ def test_profile_takes_turns_between_sections_within_the_budget() -> None:
     assert profile.relationships == [ProfileLine(id="r1", text="My sister is Ann.")]
     assert profile.chars == 11 + 12 + 17 + 17 <= 60
     assert build_profile(candidates, chars=0, now=WEDNESDAY).chars == 0
+
+
+def test_scope_tree_counts_own_and_subtree_and_skips_odd_paths() -> None:
+    from graphmem.scopetree import build_tree
+
+    tree = build_tree(
+        "/",
+        [
+            ("/user/alice", "episodic", "active", 2),
+            ("/user/alice/health", "episodic", "superseded", 1),
+            ("/team", "semantic", "unknown", 1),
+            ("user/odd", "episodic", "active", 5),  # not a canonical path: left out
+            ("/a/", "episodic", "active", 5),
+        ],
+    )
+    assert tree.subtree.total == 4 and tree.own.total == 0
+    assert [c.path for c in tree.children] == ["/team", "/user"]
+    user = tree.children[1]
+    assert (user.own.total, user.subtree.total) == (0, 3)
+    assert user.children[0].subtree.by_status == {"active": 2, "superseded": 1}
