@@ -1,4 +1,5 @@
-"""W10 future days (spaCy + dateparser), the W13 profile's sections and budget, and the R8 scope tree, as pure logic."""
+"""Pure logic: W10 future days (spaCy + dateparser), the W13 profile's sections and budget, and the
+R8 scope tree."""
 
 from __future__ import annotations
 
