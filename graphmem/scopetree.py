@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
 from graphmem.errors import InvalidInputError
 from graphmem.scopes import ROOT, confine, normalize_scope, require_visible, scope_filter, within
-from graphmem.store.executor import QueryExecutor
+
+if TYPE_CHECKING:  # the REST clients import the models here without the driver
+    from graphmem.store.executor import QueryExecutor
 
 
 class ScopeCounts(BaseModel):
