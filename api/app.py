@@ -25,7 +25,9 @@ from api.routes import (
     health,
     memories,
     recall,
+    scopes,
     sessions,
+    triggers,
 )
 from graphmem.errors import GraphmemError
 from graphmem.keys import KeyRing
@@ -123,4 +125,6 @@ def create_app(
     app.include_router(decisions.router, prefix="/v1", dependencies=secured)
     app.include_router(consolidate.router, prefix="/v1", dependencies=secured)
     app.include_router(cypher.router, prefix="/v1", dependencies=secured)
+    app.include_router(triggers.router, prefix="/v1", dependencies=secured)
+    app.include_router(scopes.router, prefix="/v1", dependencies=secured)
     return app

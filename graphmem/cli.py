@@ -1,4 +1,5 @@
-"""The ``graphmem`` command line: serve, neo4j start|stop|status, remember, recall, import, stats."""
+"""The ``graphmem`` command line: serve, neo4j start|stop|status, remember, recall, import, stats,
+scopes, export."""
 
 from __future__ import annotations
 
@@ -100,7 +101,14 @@ def serve(settings: Settings, host: str | None, port: int | None) -> None:
     click.echo(
         f"graphmem API on http://{bind_host}:{bind_port}  (OpenAPI docs: http://{bind_host}:{bind_port}/docs)"
     )
-    uvicorn.run(app, host=bind_host, port=bind_port, log_level="warning")
+    from graphmem.browser.links import default_api_url, forget_api_url, record_api_url
+
+    url = default_api_url(bind_host, bind_port)
+    record_api_url(settings.home, url)  # `graphmem browser` in another shell follows this port
+    try:
+        uvicorn.run(app, host=bind_host, port=bind_port, log_level="warning")
+    finally:
+        forget_api_url(settings.home, url)
 
 
 @main.group()
@@ -231,15 +239,26 @@ def stats(settings: Settings) -> None:
 
 @main.command()
 @click.option("--scope", default=None, help="The scope the views start on, e.g. /user/alice (default /).")
-@click.option("--api-url", default=None, help="Where the graphmem API answers (default: GRAPHMEM_HOST/PORT).")
+@click.option(
+    "--api-url",
+    default=None,
+    envvar="GRAPHMEM_API_URL",
+    help="Where the graphmem API answers (default: where `graphmem serve` runs, else GRAPHMEM_HOST/PORT).",
+)
 @click.option("--browser-url", default=None, help="Neo4j Browser's URL (needed with GRAPHMEM_NEO4J_URI).")
 @click.pass_obj
 def browser(settings: Settings, scope: str | None, api_url: str | None, browser_url: str | None) -> None:
     """Print how to explore the memory graph in Neo4j Browser: the link, the login, the commands."""
-    from graphmem.browser.links import api_answers, browser_links, default_api_url, describe_links
+    from graphmem.browser.links import (
+        api_answers,
+        browser_links,
+        default_api_url,
+        describe_links,
+        recorded_api_url,
+    )
     from graphmem.runtime.ports import LOOPBACK
 
-    api = api_url or default_api_url(settings.host, settings.port)
+    api = api_url or recorded_api_url(settings.home) or default_api_url(settings.host, settings.port)
     if settings.managed:
         status = ManagedNeo4j.from_settings(settings).status()
         bolt_uri = f"bolt://{LOOPBACK}:{status.bolt_port}"
@@ -252,7 +271,11 @@ def browser(settings: Settings, scope: str | None, api_url: str | None, browser_
     links = browser_links(browser_url, bolt_uri, settings.neo4j_user, settings.neo4j_database, api, scope)
     click.echo(describe_links(links, settings.neo4j_user, password))
     if not api_answers(api):
-        click.echo(f"Nothing answers at {api} yet: start the API with `graphmem serve`.", err=True)
+        click.echo(
+            f"Nothing answers at {api} yet: start the API with `graphmem serve`, or give its address "
+            "with --api-url (or GRAPHMEM_API_URL).",
+            err=True,
+        )
 
 
 @main.command()
@@ -392,6 +415,16 @@ def _key_scopes(
 
 
 main.add_command(keys)
+
+
+def _add_explore_commands() -> None:
+    from graphmem.cli_explore import export, scopes
+
+    main.add_command(scopes)
+    main.add_command(export)
+
+
+_add_explore_commands()
 
 if __name__ == "__main__":
     main()

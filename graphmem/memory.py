@@ -6,9 +6,14 @@ import logging
 import threading
 import time
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
+import networkx as nx
+
+from graphmem.agenda.models import CoreProfile, FutureTrigger
+from graphmem.agenda.profile import DEFAULT_PROFILE_CHARS, ProfileBuilder
+from graphmem.agenda.triggers import DEFAULT_DUE_WINDOW_DAYS, TriggerLinking, TriggerStore
 from graphmem.agents.models import AgentQuery, CypherResult
 from graphmem.agents.readonly import DEFAULT_ROW_LIMIT, DEFAULT_TIMEOUT_SECONDS, ReadOnlyCypher
 from graphmem.beliefs.resolver import BeliefChecker, BeliefSettings
@@ -40,6 +45,7 @@ from graphmem.errors import (
     NotFoundError,
     ScopeForbiddenError,
 )
+from graphmem.graph.subgraph import subgraph
 from graphmem.keys import ApiKeys
 from graphmem.llm.base import LLM
 from graphmem.llm.none import NoLLM
@@ -63,6 +69,8 @@ from graphmem.recall.budget import within_budget
 from graphmem.recall.feedback import FeedbackLoop
 from graphmem.recall.reinforce import RetrievalReinforcer
 from graphmem.recall.search import Recaller, RecallSettings
+from graphmem.scopes import confine, normalize_scope, require_visible
+from graphmem.scopetree import ScopeNode, scope_tree
 from graphmem.store.consolidation import ConsolidationStore
 from graphmem.store.decisions import DecisionStore
 from graphmem.store.entities import EntityStore
@@ -126,10 +134,13 @@ class Memory:
             # configured, graphiti extracts entities and facts from the same memories afterwards.
             EntityLinking(EntityLinker(NoLLM(), embedder, EntityStore(executor), clock=clock)),
             DecisionRecording(DecisionRecorder(self._llm, embedder, DecisionStore(executor), clock=clock)),
+            TriggerLinking(),  # W10: a memory naming a future day gets a FutureTrigger
         ]
         self._writer = RememberPipeline(
             self._store, embedder, clock, self._limits, checker, FieldInference(self._llm), linkers
         )
+        self._triggers = TriggerStore(executor)
+        self._profiles = ProfileBuilder(executor)
         self._recaller = Recaller(SearchStore(executor), embedder, recall, clock)
         self._extractor = FactExtractor(self._llm)
         self._sessions = conversation_sessions(executor, self._llm, self.remember_batch, clock, self._limits)
@@ -425,13 +436,68 @@ class Memory:
         *,
         scope: str | None = None,
         core_limit: int = 20,
-        allowed: Sequence[str] | None = None,
+        on: date | None = None,
+        due_window_days: int = DEFAULT_DUE_WINDOW_DAYS,
+        profile_chars: int = DEFAULT_PROFILE_CHARS,
+        allowed: list[str] | None = None,
     ) -> SessionContext:
-        """The user's lessons and core facts to load at session start (scope default ``/user/<user>``);
-        nothing outside ``allowed``."""
+        """What to load at session start (scope default ``/user/<user>``): lessons, core facts, the
+        memories due ``on`` (default today) or overdue by at most ``due_window_days`` (W10), and
+        the core profile within ``profile_chars`` characters (W13), read within ``allowed`` scopes.
+
+        Raises InvalidInputError for a bad user, scope, window or budget.
+        """
         self.prepare()
         with confined(allowed):
-            return self._sessions.session_start(user, scope=scope, core_limit=core_limit)
+            context = self._sessions.session_start(user, scope=scope, core_limit=core_limit)
+        allowed = confine(allowed)
+        require_visible(context.scope, allowed)
+        day = on or self._clock.now().date()
+        due = self._triggers.due(day, window_days=due_window_days, scope=context.scope, allowed=allowed)
+        profile = self._profiles.profile(
+            context.scope, chars=profile_chars, allowed=allowed, now=self._clock.now()
+        )
+        return context.model_copy(update={"due": due, "profile": profile})
+
+    def profile(
+        self, scope: str, *, chars: int = DEFAULT_PROFILE_CHARS, allowed: list[str] | None = None
+    ) -> CoreProfile:
+        """W13 on demand: the core profile of the ``scope`` subtree from its current memories."""
+        self.prepare()
+        where, allowed = normalize_scope(scope), confine(allowed)
+        require_visible(where, allowed)
+        return self._profiles.profile(where, chars=chars, allowed=allowed, now=self._clock.now())
+
+    def triggers(
+        self,
+        *,
+        scope: str | None = None,
+        start: date | None = None,
+        end: date | None = None,
+        allowed: list[str] | None = None,
+    ) -> list[FutureTrigger]:
+        """W10: forward triggers due from ``start`` to ``end`` (both included; None: open) about
+        current memories of the ``scope`` subtree, soonest first. InvalidInputError if end < start."""
+        self.prepare()
+        where, allowed = normalize_scope(scope), confine(allowed)
+        require_visible(where, allowed)
+        return self._triggers.between(start, end, scope=where, allowed=allowed)
+
+    def scope_tree(self, under: str | None = None, *, allowed: list[str] | None = None) -> ScopeNode:
+        """R8: the scope hierarchy below ``under`` (default ``/``) with memory counts per scope and
+        per branch, by layer and status, within ``allowed`` scopes (None: all). Raises
+        InvalidInputError for a bad path, NotFoundError for a scope outside ``allowed``."""
+        self.prepare()
+        return scope_tree(self._executor, under, allowed)
+
+    def subgraph(
+        self, scope: str | None = None, *, as_of: datetime | None = None, allowed: list[str] | None = None
+    ) -> nx.MultiDiGraph:
+        """The ``scope`` subtree's memories, entities and decisions with their edges (no embeddings)
+        as a ``networkx.MultiDiGraph``, as it stood at ``as_of`` (None: now). Raises
+        InvalidInputError for a bad scope, NotFoundError for a scope outside ``allowed``."""
+        self.prepare()
+        return subgraph(self._executor, scope, as_of, allowed)
 
     def remember_background(
         self, items: Sequence[MemoryInput], *, allowed: Sequence[str] | None = None

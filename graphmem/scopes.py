@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from graphmem.errors import InvalidInputError
+from graphmem.errors import InvalidInputError, NotFoundError
 
 ROOT = "/"
 _SCOPE = re.compile(r"^/(?:[\w.@:+\-]+(?:/[\w.@:+\-]+)*)?$")
@@ -45,3 +45,33 @@ def scope_filter(scope: str | None) -> tuple[str | None, str | None]:
     if value == ROOT:
         return None, None
     return value, value + "/"
+
+
+def confine(allowed: list[str] | None) -> list[str] | None:
+    """The caller's scopes as the ``$allowed`` parameter of a query: normalised, None when
+    unrestricted (no list, or a list holding the root)."""
+    if allowed is None:
+        return None
+    scopes = [normalize_scope(s) for s in allowed]
+    return None if ROOT in scopes else scopes
+
+
+def overlaps(scope: str, allowed: list[str] | None) -> bool:
+    """Whether any of ``scope``'s subtree is within ``allowed`` (None: everything is)."""
+    if allowed is None:
+        return True
+    return any(within(scope, a) or within(a, scope) for a in allowed)
+
+
+def within(scope: str, ancestor: str) -> bool:
+    """Whether ``scope`` is ``ancestor`` or below it."""
+    return ancestor == ROOT or scope == ancestor or scope.startswith(ancestor + "/")
+
+
+def require_visible(scope: str, allowed: list[str] | None) -> None:
+    """NotFoundError when no part of ``scope``'s subtree is within the caller's ``allowed`` scopes
+    (a scope the caller may not read looks the same as one that does not exist)."""
+    if not overlaps(scope, allowed):
+        raise NotFoundError(
+            f"No scope {scope!r} among the scopes this API key may read; ask under one of them."
+        )

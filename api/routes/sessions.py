@@ -1,13 +1,16 @@
-"""Session start: what an agent loads before the first turn (lessons and core facts)."""
+"""Session start: what an agent loads before the first turn (lessons, core facts, due memories, profile)."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated
 
 from fastapi import APIRouter, Query
 
 from api.deps import AllowedDep, MemoryDep
 from api.schemas import ERROR_RESPONSES
+from graphmem.agenda.profile import DEFAULT_PROFILE_CHARS, MAX_PROFILE_CHARS
+from graphmem.agenda.triggers import DEFAULT_DUE_WINDOW_DAYS
 from graphmem.conversations.models import SessionContext
 
 router = APIRouter(tags=["sessions"], responses=ERROR_RESPONSES)
@@ -20,7 +23,23 @@ def session_start(
     user: Annotated[str, Query(min_length=1, max_length=128, description="Whose session starts")],
     scope: Annotated[str | None, Query(description="Default /user/<user>")] = None,
     core_limit: Annotated[int, Query(ge=0, le=100)] = 20,
+    on: Annotated[date | None, Query(description="The day, YYYY-MM-DD (default today, UTC)")] = None,
+    due_window_days: Annotated[
+        int, Query(ge=0, le=366, description="Also return memories overdue by at most this many days")
+    ] = DEFAULT_DUE_WINDOW_DAYS,
+    profile_chars: Annotated[
+        int, Query(ge=0, le=MAX_PROFILE_CHARS, description="Character budget of the core profile")
+    ] = DEFAULT_PROFILE_CHARS,
 ) -> SessionContext:
-    """The user's lessons (active instruction memories from their corrections) and core facts (their
-    most important and strongest other memories), to put in the agent's context."""
-    return memory.session_start(user, scope=scope, core_limit=core_limit, allowed=allowed)
+    """The user's lessons (active instruction memories from their corrections), core facts (their
+    most important and strongest other memories), the memories due that day (W10: they named it
+    ahead of time, e.g. "next Friday") and the core profile (W13), to put in the agent's context."""
+    return memory.session_start(
+        user,
+        scope=scope,
+        core_limit=core_limit,
+        on=on,
+        due_window_days=due_window_days,
+        profile_chars=profile_chars,
+        allowed=allowed,
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import quote, urlencode, urlsplit
 
 from pydantic import BaseModel, ConfigDict
@@ -119,3 +120,34 @@ def api_answers(api_url: str) -> bool:
     parts = urlsplit(api_url)
     port = parts.port or (443 if parts.scheme == "https" else 80)
     return port_answers(port, parts.hostname or "localhost")
+
+
+API_URL_FILE = "api-url"
+
+
+def record_api_url(home: Path, url: str) -> None:
+    """Note where ``graphmem serve`` answers (``<home>/api-url``), so ``graphmem browser`` run in
+    another shell links to that port and not the default one. Failures to write are ignored."""
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        (home / API_URL_FILE).write_text(url + "\n", encoding="utf-8")
+    except OSError:
+        pass
+
+
+def forget_api_url(home: Path, url: str) -> None:
+    """Remove the note of :func:`record_api_url` when it still names ``url`` (the server stopped)."""
+    path = home / API_URL_FILE
+    try:
+        if path.read_text(encoding="utf-8").strip() == url:
+            path.unlink()
+    except OSError:
+        pass
+
+
+def recorded_api_url(home: Path) -> str | None:
+    """The URL the last running ``graphmem serve`` noted, if any."""
+    try:
+        return (home / API_URL_FILE).read_text(encoding="utf-8").strip() or None
+    except OSError:
+        return None

@@ -8,10 +8,12 @@ message the server would have given.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import date
 from typing import Any, TypeVar
 from urllib.parse import quote
 
-from pydantic import BaseModel, ValidationError
+import httpx
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from api.schemas import (
     BatchRequest,
@@ -23,11 +25,12 @@ from api.schemas import (
     TurnRequest,
     WriteJobStatus,
 )
+from graphmem.agenda.models import FutureTrigger
 from graphmem.agents.models import AgentQuery, CypherResult
 from graphmem.client._transport import Call, model_parser, no_content
 from graphmem.consolidate.models import ConsolidateRequest, ConsolidationReport, HealthDetail
 from graphmem.conversations.models import Conversation, FlushResult, SessionContext, TurnResult
-from graphmem.errors import InvalidInputError
+from graphmem.errors import APIError, InvalidInputError
 from graphmem.models import (
     DecisionRecord,
     ExtractResult,
@@ -43,6 +46,7 @@ from graphmem.models import (
     RecallResult,
     WriteResult,
 )
+from graphmem.scopetree import ScopeNode
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -188,12 +192,53 @@ def conversation(session_id: str) -> Call[Conversation]:
     return Call("GET", path, model_parser(Conversation), idempotent=True)
 
 
-def session_start(user: str, scope: str | None, core_limit: int) -> Call[SessionContext]:
+def session_start(
+    user: str,
+    scope: str | None,
+    core_limit: int,
+    on: date | None = None,
+    due_window_days: int | None = None,
+    profile_chars: int | None = None,
+) -> Call[SessionContext]:
     """``GET /v1/sessions/start``."""
     params: dict[str, str | int | bool] = {"user": user, "core_limit": core_limit}
     if scope is not None:
         params["scope"] = scope
+    if on is not None:
+        params["on"] = on.isoformat()
+    if due_window_days is not None:
+        params["due_window_days"] = due_window_days
+    if profile_chars is not None:
+        params["profile_chars"] = profile_chars
     return Call("GET", "/sessions/start", model_parser(SessionContext), params=params, idempotent=True)
+
+
+_TRIGGERS = TypeAdapter(list[FutureTrigger])
+
+
+def triggers(scope: str | None, start: date | None, end: date | None) -> Call[list[FutureTrigger]]:
+    """``GET /v1/triggers``."""
+    given = {
+        "scope": scope,
+        "from": start.isoformat() if start else None,
+        "to": end.isoformat() if end else None,
+    }
+    params: dict[str, str | int | bool] = {k: v for k, v in given.items() if v is not None}
+
+    def parse(response: httpx.Response) -> list[FutureTrigger]:
+        try:
+            return _TRIGGERS.validate_json(response.content)
+        except ValidationError as e:
+            raise APIError(
+                f"The answer of GET /v1/triggers does not fit: {e}", status=response.status_code
+            ) from e
+
+    return Call("GET", "/triggers", parse, params=params, idempotent=True)
+
+
+def scopes(under: str) -> Call[ScopeNode]:
+    """``GET /v1/scopes``."""
+    return Call("GET", "/scopes", model_parser(ScopeNode), params={"under": under}, idempotent=True)
 
 
 # Operations

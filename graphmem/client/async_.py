@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from types import TracebackType
 from typing import Any, Literal, Self, TypeVar, overload
 
 import httpx
 
 from api.schemas import BatchResponse, ExtractRequest, QueuedBatch, TurnRequest, WriteJobStatus
+from graphmem.agenda.models import FutureTrigger
 from graphmem.agents.models import AgentQuery, CypherResult
 from graphmem.client import _calls as calls
 from graphmem.client._calls import BatchItem, build
@@ -34,6 +35,7 @@ from graphmem.models import (
     RecallResult,
     WriteResult,
 )
+from graphmem.scopetree import ScopeNode
 
 T = TypeVar("T")
 Intent = Literal["decision", "research", "tasks", "chat"]
@@ -279,10 +281,30 @@ class AsyncClient:
         return await self._call(calls.conversation(session_id))
 
     async def session_start(
-        self, user: str, *, scope: str | None = None, core_limit: int = 20
+        self,
+        user: str,
+        *,
+        scope: str | None = None,
+        core_limit: int = 20,
+        on: date | None = None,
+        due_window_days: int | None = None,
+        profile_chars: int | None = None,
     ) -> SessionContext:
-        """The user's lessons and core facts, to load into an agent's context at session start."""
-        return await self._call(calls.session_start(user, scope, core_limit))
+        """What to load at session start: lessons, core facts, the memories due ``on`` (default
+        today) and the core profile within ``profile_chars`` characters."""
+        return await self._call(
+            calls.session_start(user, scope, core_limit, on, due_window_days, profile_chars)
+        )
+
+    async def triggers(
+        self, *, scope: str | None = None, start: date | None = None, end: date | None = None
+    ) -> list[FutureTrigger]:
+        """Forward triggers due from ``start`` to ``end`` (both included) about current memories."""
+        return await self._call(calls.triggers(scope, start, end))
+
+    async def scopes(self, under: str = "/") -> ScopeNode:
+        """The scope tree below ``under`` with memory counts per scope and per branch."""
+        return await self._call(calls.scopes(under))
 
     # Operations
 

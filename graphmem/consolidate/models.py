@@ -75,7 +75,9 @@ class HealthDetail(BaseModel):
     totals: dict[str, int] = Field(description="memories by status")
     by_layer: dict[str, dict[str, int]] = Field(description="layer -> status -> memories")
     by_category: dict[str, dict[str, int]] = Field(description="category -> status -> memories")
-    staleness: dict[str, int] = Field(description="active memories by time since last use")
+    staleness: dict[str, int] = Field(
+        description="active memories by days since they happened or were last used"
+    )
     growth: list[dict[str, int | str]] = Field(
         description="memories created per week, per layer, oldest first"
     )

@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from graphmem.agenda.models import CoreProfile, FutureTrigger
 from graphmem.models import MemoryRecord
 
 Role = Literal["user", "assistant"]
@@ -65,11 +66,19 @@ class FlushResult(ReviewOutcome):
 
 
 class SessionContext(BaseModel):
-    """What an agent loads at session start: the user's lessons and core facts."""
+    """What an agent loads at session start: the user's lessons, core facts, the memories due that
+    day (W10) and the core profile (W13)."""
 
     user: str
     scope: str
     lessons: list[MemoryRecord] = Field(description="Active instruction memories, most important first")
     core_facts: list[MemoryRecord] = Field(
-        description="The most important and strongest other active memories (the core profile)"
+        description="The most important and strongest other active memories"
+    )
+    due: list[FutureTrigger] = Field(
+        default_factory=list,
+        description="Memories that named this day ahead of time, or a day at most due_window_days before",
+    )
+    profile: CoreProfile | None = Field(
+        default=None, description="Identity, preferences, relationships, priorities (current memories only)"
     )

@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Annotated, Any, TypeVar
 
-from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import ToolAnnotations
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp_types import CallToolResult, InputRequiredResult, ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 
 from graphmem.agents.confine import narrow_scopes
@@ -42,6 +42,32 @@ Scope = Annotated[
 ]
 
 
+def _problems(error: ValidationError) -> str:
+    return "; ".join(
+        f"{'.'.join(str(p) for p in err['loc']) or 'input'}: {err['msg']}" for err in error.errors()
+    )
+
+
+class _GraphmemMCP(MCPServer):
+    """An MCP server whose tool errors read ``invalid_input: ...``, not ``Error executing tool
+    recall: invalid_input: ...``: the SDK's prefix names the tool the model just called."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError:
+            raise
+        except ToolError as e:
+            cause = e.__cause__
+            if isinstance(cause, ToolError):  # raised by _answer: already graphmem's own words
+                raise ToolError(str(cause)) from cause.__cause__ or cause
+            if isinstance(cause, ValidationError):  # the arguments do not fit the tool's schema
+                raise ToolError(f"invalid_input: {_problems(cause)}") from cause
+            raise
+
+
 def _answer(work: Callable[[], Any]) -> dict[str, Any]:
     """Run a tool body; graphmem's errors become tool errors the model can read and act on."""
     try:
@@ -49,10 +75,7 @@ def _answer(work: Callable[[], Any]) -> dict[str, Any]:
     except GraphmemError as e:
         raise ToolError(f"{e.code}: {e}") from e
     except ValidationError as e:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'input'}: {err['msg']}" for err in e.errors()
-        )
-        raise ToolError(f"invalid_input: {problems}") from e
+        raise ToolError(f"invalid_input: {_problems(e)}") from e
     if isinstance(value, BaseModel):
         dumped: dict[str, Any] = value.model_dump(mode="json")
         return dumped
@@ -78,7 +101,7 @@ def build_server(memory: Memory, *, allowed: Sequence[str] | None = None) -> MCP
     them are refused, agent queries see only graph values inside them.
     """
     scopes = None if allowed is None else list(allowed)
-    server = MCPServer(name="graphmem", instructions=INSTRUCTIONS)
+    server = _GraphmemMCP(name="graphmem", instructions=INSTRUCTIONS)
     _memory_tools(server, memory, scopes)
     _context_tools(server, memory, scopes)
     _graph_tools(server, memory, scopes)
@@ -207,16 +230,22 @@ def _context_tools(server: MCPServer, memory: Memory, allowed: list[str] | None)
         scope: Annotated[str | None, Field(description="Their scope; default /user/<user>.")] = None,
     ) -> dict[str, Any]:
         """What to load at the start of a conversation: the user's lessons (how they want to be
-        treated, corrections they made) and their core facts, most important first. Follow the
-        lessons."""
+        treated, corrections they made), their core facts, most important first, what is due
+        today (memories that named this day ahead of time) and their profile (identity,
+        preferences, relationships, priorities). Follow the lessons."""
 
         def work() -> dict[str, Any]:
             context = memory.session_start(user, scope=scope, allowed=allowed)
+            profile = (
+                context.profile.model_dump(mode="json", exclude={"computed_at"}) if context.profile else {}
+            )
             return {
                 "user": context.user,
                 "scope": context.scope,
                 "lessons": [memory_view(m) for m in context.lessons],
                 "core_facts": [memory_view(m) for m in context.core_facts],
+                "due": [{"due_on": t.due_on.isoformat(), **memory_view(t.memory)} for t in context.due],
+                "profile": profile,
             }
 
         return _answer(work)

@@ -8,7 +8,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 import pytest
 import uvicorn
@@ -282,3 +282,17 @@ def test_cypher_reads_and_refuses_writes(app: FastAPI, gm: Client, scope: str) -
     assert history.columns[:2] == ["memory", "relation"] and [r[1] for r in history.rows] == ["this"]
     with pytest.raises(NotFoundError):
         gm.run_query("no_such_query")
+
+
+def test_session_start_triggers_and_scopes(gm: Client, scope: str) -> None:
+    written = gm.remember(
+        "Dentist appointment next Friday.", scope=scope, occurred_at=datetime(2026, 3, 4, 10, tzinfo=UTC)
+    )
+    [trigger] = gm.triggers(scope=scope, start=date(2026, 3, 1), end=date(2026, 3, 31))
+    assert (trigger.due_on, trigger.memory.id) == (date(2026, 3, 6), written.memory.id)
+    start = gm.session_start("alice", scope=scope, on=date(2026, 3, 6), profile_chars=200)
+    assert [t.memory.text for t in start.due] == ["Dentist appointment next Friday."]
+    assert start.profile is not None and start.profile.chars <= 200
+    assert gm.scopes(scope).subtree.total == 1
+    with pytest.raises(InvalidInputError):
+        gm.triggers(start=date(2026, 3, 31), end=date(2026, 3, 1))

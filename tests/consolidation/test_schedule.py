@@ -4,7 +4,7 @@ drift, re-embedding."""
 from __future__ import annotations
 
 import threading
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import neo4j
 import pytest
@@ -191,6 +191,23 @@ def test_rest_consolidate_and_health_report(sleeper: Memory) -> None:
         assert body["by_category"]["work"]["active"] == 1
         assert sum(body["staleness"].values()) == 1
         assert [j["name"] for j in body["jobs"]] == ["nightly", "weekly", "monthly"]
+
+
+def test_staleness_counts_from_when_a_memory_happened_or_was_last_used(
+    sleeper: Memory, clock: MovableClock
+) -> None:
+    sleeper.remember(
+        "Alice adopted a cat named Miso.", scope=SCOPE, occurred_at=datetime(2023, 5, 1, tzinfo=UTC)
+    )
+    sleeper.remember(
+        "Alice ran the Berlin marathon.", scope=SCOPE, occurred_at=datetime(2023, 9, 24, tzinfo=UTC)
+    )
+    sleeper.remember("Alice started learning Portuguese.", scope=SCOPE)
+    assert sleeper.health_report().staleness == {"0-7d": 1, "7-30d": 0, "30-90d": 0, "90-180d": 0, "180d+": 2}
+    clock.advance(hours=1)
+    sleeper.recall("What pet does Alice have?", scope=SCOPE, limit=1)  # using it makes it fresh
+    sleeper.settle()
+    assert sleeper.health_report().staleness["0-7d"] == 2
 
 
 def test_heartbeat_runs_overdue_jobs_at_startup(sleeper: Memory) -> None:

@@ -31,7 +31,7 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from graphmem.browser.links import browser_links, default_api_url
+from graphmem.browser.links import browser_links, default_api_url, record_api_url
 from graphmem.browser.views import browser_views, style_sheet
 from graphmem.cli import main as cli
 from graphmem.connect import Neo4jTarget
@@ -203,8 +203,12 @@ def test_api_serves_the_style_and_a_guide_of_every_view_without_a_key(memory: Me
         assert client.post("/v1/recall", json={"query": "x"}).status_code == 401
 
 
-def test_cli_prints_the_links_and_commands_for_an_external_server() -> None:
-    env = {"GRAPHMEM_NEO4J_URI": "bolt://db.internal:7687", "GRAPHMEM_PORT": str(free_port())}
+def test_cli_prints_the_links_and_commands_for_an_external_server(tmp_path: Path) -> None:
+    env = {
+        "GRAPHMEM_NEO4J_URI": "bolt://db.internal:7687",
+        "GRAPHMEM_PORT": str(free_port()),
+        "GRAPHMEM_HOME": str(tmp_path),
+    }
     result = CliRunner().invoke(
         cli,
         ["browser", "--scope", "/user/alice", "--browser-url", "http://db.internal:7474/browser/"],
@@ -219,6 +223,20 @@ def test_cli_prints_the_links_and_commands_for_an_external_server() -> None:
     assert f":play http://localhost:{port}/browser/guide.html?scope=/user/alice" in result.output
     assert f":style http://localhost:{port}/browser/style.grass" in result.output
     assert f"Nothing answers at http://localhost:{port}" in result.output
+
+
+def test_cli_links_follow_the_port_the_api_was_served_on(tmp_path: Path) -> None:
+    """`scripts/run --port 18800` (graphmem serve --port) notes its URL; `graphmem browser` in
+    another shell links there, and GRAPHMEM_API_URL or --api-url override it."""
+    env = {"GRAPHMEM_NEO4J_URI": "bolt://db.internal:7687", "GRAPHMEM_HOME": str(tmp_path)}
+    args = ["browser", "--browser-url", "http://db.internal:7474/browser/"]
+    record_api_url(tmp_path, default_api_url("127.0.0.1", 18800))
+    served = CliRunner().invoke(cli, args, env=env)
+    assert served.exit_code == 0, served.output
+    assert ":play http://localhost:18800/browser/guide.html" in served.output
+    assert "localhost:8000" not in served.output
+    told = CliRunner().invoke(cli, args, env={**env, "GRAPHMEM_API_URL": "http://localhost:18900"})
+    assert ":style http://localhost:18900/browser/style.grass" in told.output
 
 
 # --- the end-to-end test in Chromium ------------------------------------------------------------

@@ -120,11 +120,11 @@ def test_an_agent_remembers_recalls_and_follows_history_over_stdio(
             assert [h["id"] for h in back["history"] if h["relation"] == "superseded_by"] == [berlin_id]
 
             blank = error_text(await client.call_tool("remember", {"text": "   ", "scope": scope}))
-            assert "invalid_input" in blank
+            assert blank.startswith("invalid_input: ")  # no "Error executing tool remember: " prefix
             unknown = error_text(await client.call_tool("get_memory_history", {"memory_id": "no-such-id"}))
-            assert "not_found" in unknown
+            assert unknown.startswith("not_found: ")
             mistyped = error_text(await client.call_tool("recall", {"query": "x", "limit": "many"}))
-            assert "limit" in mistyped
+            assert mistyped.startswith("invalid_input: limit: ")
 
             before = count_nodes(memory)
             refused = error_text(

@@ -1,0 +1,24 @@
+"""R8: the scope tree, with counts per branch (what is remembered where)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from api.deps import KeyScopesDep, MemoryDep
+from api.schemas import ERROR_RESPONSES
+from graphmem.scopetree import ScopeNode
+
+router = APIRouter(tags=["scopes"], responses=ERROR_RESPONSES)
+
+
+@router.get("/scopes", response_model=ScopeNode)
+def scopes(
+    memory: MemoryDep,
+    bound: KeyScopesDep,
+    under: Annotated[str, Query(description="The subtree to show, e.g. /user (default /)")] = "/",
+) -> ScopeNode:
+    """The scope hierarchy below ``under`` with memory counts per scope (``own``) and per branch
+    (``subtree``), by layer and status; only scopes your API key may read (404 outside them)."""
+    return memory.scope_tree(under, allowed=bound)

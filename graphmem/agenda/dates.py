@@ -1,0 +1,155 @@
+"""W10: the future days a memory's text names, relative to when it happened.
+
+spaCy's small English pipeline finds the date phrases (its DATE entities) and the tense of the
+clause they sit in; dateparser turns each phrase (not the whole text: its search is slow and
+reads "May I" or "We" as dates) into a day relative to ``occurred_at``
+("next Friday", "tomorrow", "in two weeks", "15 March"). Numeric dates spaCy does not tag
+("15/03/2026", "12.05.2026") are recognised by their format. A phrase that could lie either side
+of ``occurred_at`` ("on 2 March", "Monday") counts as future only in a clause that is not in the
+past tense ("the meeting was on 2 March" names no future day). Only days after ``occurred_at``'s
+own day count; anything dateparser cannot read is no date, never an error.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from datetime import UTC, date, datetime
+from functools import lru_cache
+from typing import Any
+
+from graphmem.beliefs.parse import MODEL
+from graphmem.errors import RuntimeSetupError
+
+log = logging.getLogger(__name__)
+
+MAX_DAYS_PER_TEXT = 5
+# A numeric date format spaCy's tagger leaves untagged: 15/03/2026, 12.05.2026, 2026-03-15.
+_NUMERIC_DATE = re.compile(r"\b\d{1,4}[./-]\d{1,2}[./-]\d{1,4}\b")
+_LANGUAGES = ["en"]
+
+
+@lru_cache(maxsize=1)
+def _nlp() -> Any:
+    try:
+        import spacy
+    except ImportError as e:  # pragma: no cover - a dependency of graphmem
+        raise RuntimeSetupError("forward triggers need spaCy: pip install graphmem") from e
+    try:
+        return spacy.load(MODEL, exclude=["lemmatizer"])
+    except OSError as e:
+        raise RuntimeSetupError(
+            f"forward triggers need the spaCy model {MODEL}: pip install {MODEL.replace('_', '-')}"
+        ) from e
+
+
+def _settings(base: datetime, prefer: str, day_first: bool | None = None) -> dict[str, Any]:
+    settings: dict[str, Any] = {
+        "RELATIVE_BASE": base,
+        "PREFER_DATES_FROM": prefer,
+        "RETURN_AS_TIMEZONE_AWARE": False,
+    }
+    if day_first is not None:  # only for numeric dates: on words it makes "Friday at 9" the 9th
+        settings["DATE_ORDER"] = "DMY" if day_first else "MDY"
+    return settings
+
+
+@lru_cache(maxsize=4096)
+def _parse(phrase: str, base: datetime, prefer: str, day_first: bool | None = None) -> datetime | None:
+    import dateparser
+
+    try:
+        found: datetime | None = dateparser.parse(
+            phrase, languages=_LANGUAGES, settings=_settings(base, prefer, day_first)
+        )
+        return found
+    except Exception:
+        return None
+
+
+def _in_past_clause(span: Any) -> bool:
+    """Whether the verb governing ``span`` is in the past tense ("was", "met", "had met")."""
+    token = span.root
+    while token.pos_ not in {"VERB", "AUX"} and token.head is not token:
+        token = token.head
+    if token.pos_ not in {"VERB", "AUX"}:
+        return False
+    tags = [token.tag_] + [c.tag_ for c in token.children if c.dep_ in {"aux", "auxpass"}]
+    if "MD" in tags:  # will, would, 'd, can: not a report of the past
+        return False
+    return "VBD" in tags
+
+
+def _date_spans(doc: Any) -> list[tuple[int, int]]:
+    spans = [(e.start_char, e.end_char) for e in doc.ents if e.label_ == "DATE"]
+    spans += [(m.start(), m.end()) for m in _NUMERIC_DATE.finditer(doc.text)]
+    return spans
+
+
+def _recurring(ent: Any) -> bool:
+    """A day of every week rather than one day: "every Friday", "each Monday", "on Fridays" (a
+    plural name, or a determiner that is neither an article nor a demonstrative such as "this")."""
+    root = ent.root
+    if root.tag_ == "NNPS" or (root.tag_ == "NNS" and root.pos_ == "PROPN"):
+        return True
+    kinds = [set(c.morph.get("PronType")) for c in root.children if c.dep_ == "det"]
+    return any(not kind & {"Art", "Dem"} for kind in kinds)
+
+
+def _phrases(doc: Any) -> list[tuple[Any, str, bool]]:
+    """(span, phrase, numeric) for each date phrase: spaCy's DATE entities that name one day (not
+    "every Friday"), and numeric dates (read on their own, in the configured day order)."""
+    numeric = [(m.start(), m.end()) for m in _NUMERIC_DATE.finditer(doc.text)]
+    found = []
+    for ent in doc.ents:
+        if ent.label_ != "DATE" or _recurring(ent):
+            continue
+        if any(s < ent.end_char and ent.start_char < e for s, e in numeric):
+            continue
+        found.append((ent, ent.text, False))
+    for s, e in numeric:
+        span = doc.char_span(s, e, alignment_mode="expand")
+        if span is not None:
+            found.append((span, doc.text[s:e], True))
+    return found
+
+
+def future_days(text: str, occurred_at: datetime, *, day_first: bool = True) -> list[date]:
+    """The days after ``occurred_at``'s day that ``text`` names, earliest first (at most five).
+
+    ``day_first`` reads 03/04/2027 as 3 April (False: as March 4). Never raises for odd text.
+    """
+    return future_days_batch([(text, occurred_at)], day_first=day_first)[0]
+
+
+def future_days_batch(items: Sequence[tuple[str, datetime]], *, day_first: bool = True) -> list[list[date]]:
+    """:func:`future_days` for many (text, occurred_at) pairs.
+
+    A first pass runs only spaCy's entity recogniser (half the cost of a full parse); only texts
+    holding a date phrase are parsed in full and read by dateparser.
+    """
+    nlp = _nlp()
+    texts = [text for text, _ in items]
+    named = nlp.pipe(texts, disable=["tok2vec", "tagger", "parser", "attribute_ruler"])
+    dated = [i for i, doc in enumerate(named) if _date_spans(doc)]
+    days: list[list[date]] = [[] for _ in items]
+    for i, doc in zip(dated, nlp.pipe([texts[i] for i in dated]), strict=True):
+        days[i] = _days(doc, items[i][1], day_first)
+    return days
+
+
+def _days(doc: Any, occurred_at: datetime, day_first: bool) -> list[date]:
+    base = occurred_at.astimezone(UTC).replace(tzinfo=None) if occurred_at.tzinfo else occurred_at
+    days: set[date] = set()
+    for span, phrase, numeric in _phrases(doc):
+        when = _parse(phrase, base, "future", day_first if numeric else None)
+        if when is None or when.date() <= base.date():
+            continue  # unreadable, or not after the day the memory happened
+        if not numeric:
+            past = _parse(phrase, base, "past")
+            # a phrase that reads either side of occurred_at ("on 2 March", "Monday"): the tense decides
+            if (past is None or past.date() != when.date()) and _in_past_clause(span):
+                continue
+        days.add(when.date())
+    return sorted(days)[:MAX_DAYS_PER_TEXT]
