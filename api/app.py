@@ -7,7 +7,7 @@ import logging
 import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from fastapi import Depends, FastAPI
 
@@ -25,6 +25,7 @@ from api.routes import (
     recall,
     sessions,
 )
+from graphmem.consolidate.background import BackgroundRuns
 from graphmem.errors import GraphmemError
 from graphmem.memory import Memory
 
@@ -83,6 +84,7 @@ def create_app(
         yield
         if scheduler is not None:
             await asyncio.to_thread(scheduler.stop, SHUTDOWN_WAIT_SECONDS)
+        await asyncio.to_thread(app.state.consolidation_runs.join, SHUTDOWN_WAIT_SECONDS)
         if flusher is not None:
             await asyncio.to_thread(flusher.join, SHUTDOWN_WAIT_SECONDS)
         if not await asyncio.to_thread(memory.drain_writes, None, SHUTDOWN_WAIT_SECONDS):
@@ -97,6 +99,9 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.memory = memory
+    app.state.consolidation_runs = BackgroundRuns(
+        lambda jobs, trigger: memory.consolidate(jobs, trigger=trigger), lambda: datetime.now(UTC)
+    )
     app.state.api_keys = list(api_keys or [])
     app.state.api_key_scopes = dict(api_key_scopes or {})  # keys whose agent queries are confined
     app.state.nudge_every_user_turns = nudge_every_user_turns
