@@ -124,8 +124,19 @@ def test_extractive_distillation_keeps_the_central_member_and_shared_entities() 
         Member("3", "New shoes for the marathon.", 0.6, ("Nike", "Ann")),
     ]
     assert shared_entities(members) == ["Nike", "Ann"]
-    assert extractive("semantic", members) == "Ann trains for the Berlin marathon (also about Nike)."
-    assert extractive("schema", members).startswith("Recurring pattern across 3 memories")
+    summary = extractive("semantic", members)
+    # what it is about, how much, and the two most central statements: not one copied episode
+    assert summary == "Nike, Ann (3 memories): Ann trains for the Berlin marathon; Long runs every Sunday."
+    assert extractive("schema", members).startswith("Recurring pattern across Nike, Ann (3 memories): ")
+    assert extractive("insight", members).startswith("Kept from 3 archived memories about Nike, Ann: ")
+
+
+def test_an_extractive_summary_quotes_three_statements_from_six_members_within_its_length() -> None:
+    members = [Member(str(i), f"Statement {i} " + "word " * 20, 1.0 - i / 10, ("Max",)) for i in range(6)]
+    summary = extractive("semantic", members)
+    assert summary.startswith("Max (6 memories): Statement 0 ")
+    assert "Statement 1 " in summary and "Statement 2 " in summary and "Statement 3" not in summary
+    assert len(summary) <= 600
 
 
 def test_adjusted_rand_index() -> None:
