@@ -214,3 +214,28 @@ def test_faded_sources_lose_strength_faster_from_then_on() -> None:
     assert decayed_strength(1.0, t0, t0, 0, fade=0.5) == 1.0  # nothing changes at once
     assert decayed_strength(1.0, t0, later, 0, fade=0.5) < decayed_strength(1.0, t0, later, 0)
     assert decayed_strength(1.0, t0, later, 0, fade=0.5, pinned=True) == 1.0
+
+
+def test_topics_come_from_rare_shared_entities_not_from_common_ones_or_from_time_alone() -> None:
+    from graphmem.consolidate.topics import TopicWeights, topic_clusters
+    from graphmem.store.consolidation import TopicSignals
+
+    day = 86400.0
+    dog, boat, noise = ["d1", "d2", "d3", "d4"], ["b1", "b2", "b3", "b4"], ["n1", "n2"]
+    everyone = dog + boat + noise
+    # weak vector ties everywhere (what real episodes of one topic look like)
+    neighbours = {a: [(b, 0.2) for b in everyone if b != a] for a in everyone}
+    entities = {m: ("user",) for m in everyone}
+    entities.update({m: ("user", "pepper") for m in dog})
+    entities.update({m: ("user", "kittiwake") for m in boat})
+    signals = TopicSignals(
+        occurred={m: 0.0 for m in everyone},  # all at one moment: time alone must not tie them
+        entities=entities,
+        mentions={"user": len(everyone), "pepper": 4, "kittiwake": 4},
+        follows=[],
+    )
+    weights = TopicWeights(neighbours=10, entity_max_share=0.5)
+    found = sorted(c.members for c in topic_clusters(neighbours, {}, signals, weights, 3))
+    assert found == [tuple(boat), tuple(dog)]
+    without_entities = TopicWeights(neighbours=10, entity=0.0, entity_max_share=0.5)
+    assert topic_clusters(neighbours, {}, signals, without_entities, 3) == []
