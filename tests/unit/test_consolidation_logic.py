@@ -220,7 +220,6 @@ def test_topics_come_from_rare_shared_entities_not_from_common_ones_or_from_time
     from graphmem.consolidate.topics import TopicWeights, topic_clusters
     from graphmem.store.consolidation import TopicSignals
 
-    day = 86400.0
     dog, boat, noise = ["d1", "d2", "d3", "d4"], ["b1", "b2", "b3", "b4"], ["n1", "n2"]
     everyone = dog + boat + noise
     # weak vector ties everywhere (what real episodes of one topic look like)
