@@ -7,7 +7,7 @@ import logging
 import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from fastapi import Depends, FastAPI
 
@@ -29,6 +29,7 @@ from api.routes import (
     sessions,
     triggers,
 )
+from graphmem.consolidate.background import BackgroundRuns
 from graphmem.errors import GraphmemError
 from graphmem.keys import KeyRing
 from graphmem.memory import Memory
@@ -91,6 +92,7 @@ def create_app(
         yield
         if scheduler is not None:
             await asyncio.to_thread(scheduler.stop, SHUTDOWN_WAIT_SECONDS)
+        await asyncio.to_thread(app.state.consolidation_runs.join, SHUTDOWN_WAIT_SECONDS)
         if flusher is not None:
             await asyncio.to_thread(flusher.join, SHUTDOWN_WAIT_SECONDS)
         if not await asyncio.to_thread(memory.drain_writes, None, SHUTDOWN_WAIT_SECONDS):
@@ -105,6 +107,9 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.memory = memory
+    app.state.consolidation_runs = BackgroundRuns(
+        lambda jobs, trigger: memory.consolidate(jobs, trigger=trigger), lambda: datetime.now(UTC)
+    )
     app.state.api_keys = list(api_keys or [])
     app.state.api_key_scopes = dict(api_key_scopes or {})  # keys confined to scopes (tenancy)
     # Tenancy: configured keys, and with stored_keys those of `graphmem keys` (kept hashed in Neo4j).

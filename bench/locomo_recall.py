@@ -214,7 +214,9 @@ def main() -> None:
         evaluate(client, data, args.limit_questions, embedder, totals, latencies, reinforce=reinforce)
         if args.consolidate:
             started = time.perf_counter()
-            response = client.post("/v1/consolidate", json={"jobs": ["nightly", "weekly", "monthly"]})
+            response = client.post(
+                "/v1/consolidate", params={"wait": "true"}, json={"jobs": ["nightly", "weekly", "monthly"]}
+            )
             response.raise_for_status()
             for run in response.json()["runs"]:
                 emit(metric="consolidation", job=run["job"], status=run["status"], counts=run["counts"])

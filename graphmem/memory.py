@@ -353,6 +353,11 @@ class Memory:
             raise JobBusyError(f"{names} already running in another process; retry when it has finished.")
         return report
 
+    def check_operator(self, allowed: Sequence[str] | None, what: str) -> None:
+        """ScopeForbiddenError when ``allowed`` confines the caller to scopes: ``what`` covers every
+        tenant's memories (consolidation, the health report)."""
+        _operator_only(allowed, what)
+
     def run_overdue_jobs(self, trigger: str = "heartbeat") -> ConsolidationReport:
         """Run every job whose last run is older than its interval ("never assume cron ran")."""
         self.prepare()

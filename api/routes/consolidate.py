@@ -1,28 +1,62 @@
-"""Consolidation: run the sleep jobs now, and the health report of the graph."""
+"""Consolidation: run the sleep jobs (in the background, or waiting with ``?wait=true``), follow a
+run, and the health report of the graph."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request, Response
 
 from api.deps import AllowedDep, MemoryDep
-from graphmem.consolidate.models import ConsolidateRequest, ConsolidationReport, HealthDetail
+from graphmem.consolidate.background import BackgroundRuns
+from graphmem.consolidate.models import (
+    ConsolidateRequest,
+    ConsolidationReport,
+    ConsolidationRun,
+    HealthDetail,
+)
 
 router = APIRouter(tags=["consolidation"])
 
 
-@router.post("/consolidate", response_model=ConsolidationReport)
+def _runs(request: Request) -> BackgroundRuns:
+    runs: BackgroundRuns = request.app.state.consolidation_runs
+    return runs
+
+
+@router.post("/consolidate", response_model=ConsolidationRun | ConsolidationReport, status_code=202)
 def consolidate(
-    memory: MemoryDep, allowed: AllowedDep, request: ConsolidateRequest | None = None
-) -> ConsolidationReport:
-    """Run the given jobs now (default nightly, weekly and monthly) and report their counts.
+    memory: MemoryDep,
+    allowed: AllowedDep,
+    http: Request,
+    response: Response,
+    request: ConsolidateRequest | None = None,
+    wait: Annotated[bool, Query(description="answer with the report once the run is over")] = False,
+) -> ConsolidationRun | ConsolidationReport:
+    """Run the given jobs now (default nightly, weekly and monthly).
+
+    Answers 202 at once with the run's id; ``GET /v1/consolidate/runs/{id}`` gives its state and,
+    once over, its report. With ``?wait=true`` the request waits and answers 200 with the report
+    (409 when every job asked for is running in another process).
 
     Nightly: flush idle conversations, merge near-duplicates (C3), cluster episodes into semantic
     memories (C1). Weekly: category summaries (C5), archiving with insights (C4), schemas (C2),
     priority drift (C6). Monthly: re-embedding if the model changed (C7), cold storage.
-    A job another process is running reports ``busy``; 409 when all of them are.
     """
     jobs = request.jobs if request is not None else None
-    return memory.consolidate(jobs, trigger="api", allowed=allowed)
+    if wait:
+        response.status_code = 200
+        return memory.consolidate(jobs, trigger="api", allowed=allowed)
+    memory.check_operator(allowed, "Consolidation")
+    return _runs(http).start(jobs, trigger="api")
+
+
+@router.get("/consolidate/runs/{run_id}", response_model=ConsolidationRun)
+def consolidation_run(run_id: str, http: Request, allowed: AllowedDep, memory: MemoryDep) -> ConsolidationRun:
+    """The state of a consolidation request started with ``POST /v1/consolidate``, and its report
+    once over (404 for an id this server process did not start)."""
+    memory.check_operator(allowed, "Consolidation")
+    return _runs(http).get(run_id)
 
 
 @router.get("/health/report", response_model=HealthDetail)

@@ -6,6 +6,7 @@ Usage: python bench/eval/split.py [beliefs.jsonl] [user_memories.json]
 * user_memories.json (optional, may be absent) -> user_memories_split.json,
   split by user id.
 * ../shared/data/locomo10.json (read in place) -> locomo_split.json, split by conversation.
+* topics.json -> topics_split.json, split by topic thread (and the noise memories by id).
 """
 
 from __future__ import annotations
@@ -87,6 +88,16 @@ def split_locomo(path: Path) -> dict[str, Any]:
     return {"seed": SEED, "dev": dev, "test": test}
 
 
+def split_topics(path: Path) -> dict[str, Any]:
+    """Topic threads halved by topic id, the noise memories halved by id, each with the fixed seed."""
+    with path.open(encoding="utf-8") as fh:
+        data = json.load(fh)
+    rng = random.Random(SEED)
+    dev, test = _halve([str(t["id"]) for t in data["topics"]], rng, True)
+    noise_dev, noise_test = _halve([str(n["id"]) for n in data["noise"]], rng, True)
+    return {"seed": SEED, "dev": dev, "test": test, "noise_dev": noise_dev, "noise_test": noise_test}
+
+
 def _write(path: Path, obj: dict[str, Any]) -> None:
     path.write_text(json.dumps(obj, indent=1) + "\n", encoding="utf-8")
     print(f"{path}: dev={len(obj['dev'])} test={len(obj['test'])}")
@@ -103,6 +114,9 @@ def main(argv: list[str]) -> int:
         _write(users.with_name("user_memories_split.json"), split_users(users))
     else:
         print(f"{users} not found, skipped")
+    topics = HERE / "topics.json"
+    if topics.exists():
+        _write(HERE / "topics_split.json", split_topics(topics))
     if LOCOMO.exists():
         _write(HERE / "locomo_split.json", split_locomo(LOCOMO))
     else:

@@ -255,8 +255,14 @@ def health_report() -> Call[HealthDetail]:
 
 
 def consolidate(request: ConsolidateRequest) -> Call[ConsolidationReport]:
-    """``POST /v1/consolidate`` (not resent after a timeout: the jobs may be running)."""
-    return Call("POST", "/consolidate", model_parser(ConsolidationReport), json=_body(request))
+    """``POST /v1/consolidate?wait=true`` (not resent after a timeout: the jobs may be running)."""
+    return Call(
+        "POST",
+        "/consolidate",
+        model_parser(ConsolidationReport),
+        json=_body(request),
+        params={"wait": "true"},
+    )
 
 
 # Graph queries for agents (read-only on the server: safe to resend)

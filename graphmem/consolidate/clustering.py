@@ -63,13 +63,13 @@ def density_clusters(
             groups[label[max(cores)[1]]].append(v)
     out: list[Cluster] = []
     for group in groups:
-        parts = _split(graph, group, max_size) if max_size and len(group) > max_size else [group]
+        parts = split_oversized(graph, group, max_size) if max_size and len(group) > max_size else [group]
         out.extend(Cluster(tuple(sorted(ids[v] for v in p))) for p in parts if len(p) >= min_samples)
     return out
 
 
 @contextmanager
-def _seeded(seed: int) -> Iterator[None]:
+def seeded(seed: int) -> Iterator[None]:
     """igraph's community detection draws from a process-wide generator: seed it for one call."""
     ig.set_random_number_generator(random.Random(seed))
     try:
@@ -78,11 +78,11 @@ def _seeded(seed: int) -> Iterator[None]:
         ig.set_random_number_generator(random)
 
 
-def _split(graph: ig.Graph, group: list[int], max_size: int) -> list[list[int]]:
+def split_oversized(graph: ig.Graph, group: list[int], max_size: int) -> list[list[int]]:
     """Leiden communities of an oversized cluster, split again while still oversized."""
     members = sorted(group)
     sub = graph.induced_subgraph(members)  # keeps the members' order: sub vertex k is members[k]
-    with _seeded(SPLIT_SEED):
+    with seeded(SPLIT_SEED):
         found = sub.community_leiden(objective_function="modularity", weights="weight", n_iterations=-1)
     communities = sorted(([members[k] for k in c] for c in found), key=lambda c: (-len(c), c[0]))
     if len(communities) == 1:  # indivisible: keep the best-connected max_size members
@@ -91,7 +91,9 @@ def _split(graph: ig.Graph, group: list[int], max_size: int) -> list[list[int]]:
         return [sorted(members[k] for k in ranked)]
     parts: list[list[int]] = []
     for community in communities:
-        parts.extend(_split(graph, community, max_size) if len(community) > max_size else [community])
+        parts.extend(
+            split_oversized(graph, community, max_size) if len(community) > max_size else [community]
+        )
     return parts
 
 

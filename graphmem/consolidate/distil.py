@@ -1,12 +1,13 @@
 """Distilling a cluster into one statement: a language model when there is one, else extractive.
 
-The extractive fallback keeps the member closest to the cluster's centroid (its most typical
-statement) and adds the entities most members share, so nothing is invented offline.
+The extractive fallback names what the cluster is about (the entities its members share), how
+many memories it holds, and quotes its most central statements, so nothing is invented offline.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,12 +24,15 @@ Kind = Literal["semantic", "schema", "insight"]
 PROMPT_MEMBERS = 20
 PROMPT_TEXT_CHARS = 400
 SUMMARY_CHARS = 600
+EXTRACTIVE_ENTITIES = 3  # entities named in an extractive summary's head
+EXTRACTIVE_STATEMENTS = 2  # central statements it quotes (one more from six members on)
 
 SYSTEMS: dict[Kind, str] = {
     "semantic": (
         "You consolidate an AI assistant's long-term memory. The numbered memories below are episodes "
-        "about one topic. Write ONE self-contained sentence stating the durable knowledge they share "
-        "(who, what, and any stable detail). Use only what the memories say; no speculation."
+        "about one topic, each adding something new. Write ONE or TWO self-contained sentences that "
+        "say what the topic is and the durable knowledge the episodes add up to (who, what, and the "
+        "stable details). Use only what the memories say; no speculation."
     ),
     "schema": (
         "You consolidate an AI assistant's long-term memory. The numbered statements below are "
@@ -67,25 +71,44 @@ class Distillation:
     extractive: bool
 
 
-def shared_entities(members: Sequence[Member]) -> list[str]:
-    """Entities mentioned by at least half of the members (and by two or more), most shared first."""
+def shared_entities(members: Sequence[Member], share: float = 0.5) -> list[str]:
+    """Entities mentioned by at least ``share`` of the members (and by two or more), most shared first."""
     counts = Counter(name for m in members for name in set(m.entities))
-    need = max(2, (len(members) + 1) // 2)
+    need = max(2, math.ceil(share * len(members)))
     return [name for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])) if n >= need]
 
 
+def central(members: Sequence[Member], k: int) -> list[Member]:
+    """The ``k`` members closest to the cluster's centroid, most central first."""
+    return sorted(members, key=lambda m: (-m.similarity, m.id))[:k]
+
+
+def _sentence(text: str) -> str:
+    return text.strip().rstrip(".;")
+
+
 def extractive(kind: Kind, members: Sequence[Member]) -> str:
-    """The most central member's text, plus the shared entities it does not name."""
-    central = max(members, key=lambda m: (m.similarity, m.id))
-    text = central.text.strip()
-    extra = [e for e in shared_entities(members) if e.lower() not in text.lower()][:5]
-    if extra:
-        text = f"{text.rstrip('.')} (also about {', '.join(extra)})."
+    """A summary that invents nothing: what the cluster is about (the entities several members
+    share), how many memories it holds, and its most central statements, within SUMMARY_CHARS.
+
+    Two central statements (three for a cluster of six or more) rather than one copied episode:
+    episodes of one topic each add something new.
+    """
+    about = shared_entities(members, share=0.0)[:EXTRACTIVE_ENTITIES]
+    head = f"{', '.join(about)} ({len(members)} memories)" if about else f"{len(members)} memories"
     if kind == "schema":
-        return f"Recurring pattern across {len(members)} memories: {text}"
-    if kind == "insight":
-        return f"{text} (kept from {len(members)} archived memories)"
-    return text
+        head = f"Recurring pattern across {head}"
+    elif kind == "insight":
+        head = f"Kept from {len(members)} archived memories" + (f" about {', '.join(about)}" if about else "")
+    picked: list[str] = []
+    used = len(head) + 2
+    for member in central(members, EXTRACTIVE_STATEMENTS if len(members) < 6 else EXTRACTIVE_STATEMENTS + 1):
+        piece = _sentence(member.text)
+        if picked and used + len(piece) + 2 > SUMMARY_CHARS:
+            break
+        picked.append(piece[: SUMMARY_CHARS - used] if not picked else piece)
+        used += len(piece) + 2
+    return f"{head}: {'; '.join(picked)}."
 
 
 class Distiller:
@@ -99,8 +122,11 @@ class Distiller:
         if not members:
             raise ValueError("a cluster needs members")
         if self._llm.available:
-            ranked = sorted(members, key=lambda m: (-m.similarity, m.id))[:PROMPT_MEMBERS]
+            ranked = central(members, PROMPT_MEMBERS)
             prompt = "\n".join(f"{i + 1}. {m.text[:PROMPT_TEXT_CHARS]}" for i, m in enumerate(ranked))
+            about = shared_entities(members, share=0.0)[:EXTRACTIVE_ENTITIES]
+            if about:
+                prompt += f"\n\nThey share: {', '.join(about)}."
             try:
                 reply = self._llm.structured(
                     task=f"consolidate_{kind}",

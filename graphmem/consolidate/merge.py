@@ -87,7 +87,7 @@ def _cluster_floor(layer: str, s: ConsolidationSettings) -> float:
     """The cosine down to which the later clustering of ``layer`` reads neighbours (merging reads
     them once for both)."""
     if layer == "episodic":
-        return 1.0 - s.semantic_eps
+        return min(s.topic_min_cosine, 1.0 - s.semantic_eps)
     if layer == "semantic":
         return 1.0 - s.schema_eps
     return s.merge_cosine

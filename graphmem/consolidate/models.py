@@ -56,6 +56,25 @@ class ConsolidationReport(BaseModel):
         return total
 
 
+RequestState = Literal["running", "succeeded", "failed", "busy"]
+
+
+class ConsolidationRun(BaseModel):
+    """One consolidation request run in the background: its state, then its report."""
+
+    id: str = Field(description="the run id to poll at GET /v1/consolidate/runs/{id}")
+    state: RequestState = Field(
+        description="running; then succeeded, failed (see error and the report's runs) or busy "
+        "(every job asked for was running in another process)"
+    )
+    jobs: list[JobName]
+    trigger: str = "api"
+    started_at: datetime
+    finished_at: datetime | None = None
+    report: ConsolidationReport | None = Field(default=None, description="the runs, once finished")
+    error: str | None = None
+
+
 class JobState(BaseModel):
     """A scheduled job: when it last ran and when it is due."""
 

@@ -19,6 +19,7 @@ from graphmem.consolidate.context import RunContext
 from graphmem.consolidate.distil import Distiller, Kind, Member
 from graphmem.consolidate.neighbourhood import knn_graph, shared_knn
 from graphmem.consolidate.settings import ConsolidationSettings
+from graphmem.consolidate.topics import topic_clusters
 from graphmem.embedding.base import Embedder
 from graphmem.store.consolidation import ConsolidationStore, DerivedMemory, MemberRow, SourceLink
 
@@ -36,9 +37,10 @@ class Layering:
     eps: float
     counter: str  # the run count a new derived memory adds to
     archived: bool = False  # C4 insights cluster archived memories
+    topics: bool = False  # cluster on the graph of topic signals (vectors, entities, time, NEXT)
 
 
-SEMANTIC = Layering("C1 episodic→semantic", "episodic", "semantic", "semantic", 0.35, "promoted")
+SEMANTIC = Layering("C1 episodic→semantic", "episodic", "semantic", "semantic", 0.35, "promoted", topics=True)
 SCHEMA = Layering("C2 semantic→schema", "semantic", "schema", "schema", 0.45, "schemas")
 INSIGHT = Layering("C4 insights", "episodic", "semantic", "insight", 0.35, "insights", archived=True)
 
@@ -87,6 +89,22 @@ class Promotion:
                 bulk_share=s.bulk_share,
                 archived=True,
             )
+        elif lay.topics:
+            near = shared_knn(
+                self._store,
+                ctx,
+                lay.step,
+                seeds,
+                layer=lay.source_layer,
+                k=s.topics.neighbours,
+                min_cosine=s.topic_min_cosine,
+                read_k=s.neighbours,
+                read_min_cosine=s.topic_min_cosine,
+                candidates=s.candidates,
+                batch=s.batch,
+                exact_max=s.exact_scope_max,
+                bulk_share=s.bulk_share,
+            )
         else:
             near = shared_knn(
                 self._store,
@@ -103,7 +121,14 @@ class Promotion:
                 exact_max=s.exact_scope_max,
                 bulk_share=s.bulk_share,
             )
-        clusters = density_clusters(near.graph, lay.eps, s.min_cluster, s.max_cluster)
+        if lay.topics:
+            ids = sorted(set(near.graph) | {b for found in near.graph.values() for b, _ in found})
+            signals = self._store.topic_signals(ids, "active", s.page)
+            clusters = topic_clusters(
+                near.graph, near.vectors, signals, s.topics, s.min_cluster, s.max_cluster
+            )
+        else:
+            clusters = density_clusters(near.graph, lay.eps, s.min_cluster, s.max_cluster)
         ctx.counts[f"seen_{lay.counter}_clusters"] += len(clusters)
         for start in range(0, len(clusters), DETAIL_PAGE // 4):
             page = clusters[start : start + DETAIL_PAGE // 4]

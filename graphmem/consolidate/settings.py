@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from graphmem.consolidate.topics import TopicWeights
+
 # D4: archive thresholds in days per category; a memory with several categories keeps the longest.
 DEFAULT_TTL_DAYS: dict[str, float] = {
     "work": 90,
@@ -19,7 +21,9 @@ DEFAULT_TTL_DAYS: dict[str, float] = {
 class ConsolidationSettings:
     """Clustering radii, merge threshold, TTLs and schedule."""
 
-    semantic_eps: float = 0.35  # C1: cosine distance between neighbours of a cluster
+    semantic_eps: float = 0.35  # C4 insights: cosine distance between neighbours of a cluster
+    topics: TopicWeights = field(default_factory=TopicWeights)  # C1: topics on the graph of signals
+    topic_min_cosine: float = 0.0  # C1: nearest neighbours are read down to this cosine
     schema_eps: float = 0.45  # C2
     min_cluster: int = 3  # members a cluster needs (DBSCAN's min_samples, the point included)
     max_cluster: int = 50  # a larger (chained) cluster is split into its Leiden communities

@@ -43,6 +43,16 @@ class MemberRow:
 
 
 @dataclass(frozen=True)
+class TopicSignals:
+    """What ties memories into topics besides their vectors (see ``topic_signals``)."""
+
+    occurred: dict[str, float]  # id -> occurred_at, epoch seconds
+    entities: dict[str, tuple[str, ...]]  # id -> keys of the entities it mentions
+    mentions: dict[str, int]  # entity key -> memories of its scope, layer and status mentioning it
+    follows: list[tuple[str, str]]  # (a, b): b follows a in an episode (NEXT)
+
+
+@dataclass(frozen=True)
 class DerivedMemory:
     """A semantic memory, schema or insight about to be created."""
 
@@ -140,6 +150,24 @@ class ConsolidationStore:
         ids = [r["id"] for r in rows]
         vectors = np.asarray([r["embedding"] for r in rows], dtype=np.float32).reshape(len(rows), -1)
         return ids, vectors
+
+    def topic_signals(self, ids: Sequence[str], status: str, page: int = 2000) -> TopicSignals:
+        """Occurrence times, mentioned entities (with their mention counts in the scope) and NEXT
+        links of the given memories, read in pages."""
+        signals = TopicSignals({}, {}, {}, [])
+        for start in range(0, len(ids), page):
+            chunk = list(ids[start : start + page])
+            for raw in self._executor.read("consolidate/topic_signals", ids=chunk, status=status):
+                row = native(raw)
+                at = row["occurred_at"]
+                signals.occurred[row["id"]] = at.timestamp() if isinstance(at, datetime) else 0.0
+                keys = []
+                for entity in row["entities"] or []:
+                    keys.append(entity["key"])
+                    signals.mentions[entity["key"]] = int(entity["mentions"])
+                signals.entities[row["id"]] = tuple(sorted(set(keys)))
+                signals.follows.extend((row["id"], b) for b in row["next"] or [])
+        return signals
 
     def members(
         self,

@@ -4,6 +4,7 @@ drift, re-embedding."""
 from __future__ import annotations
 
 import threading
+import time
 from datetime import UTC, datetime, timedelta
 
 import neo4j
@@ -180,7 +181,7 @@ def test_writes_during_consolidation_are_neither_lost_nor_duplicated(sleeper: Me
 def test_rest_consolidate_and_health_report(sleeper: Memory) -> None:
     sleeper.remember("The team ships on Thursdays.", scope=SCOPE, categories=["work"])
     with TestClient(create_app(sleeper, flush_idle_minutes=None)) as client:
-        answer = client.post("/v1/consolidate", json={"jobs": ["nightly"]})
+        answer = client.post("/v1/consolidate", params={"wait": "true"}, json={"jobs": ["nightly"]})
         assert answer.status_code == 200, answer.text
         assert answer.json()["runs"][0]["job"] == "nightly"
         assert client.post("/v1/consolidate", json={"jobs": ["hourly"]}).status_code == 422
@@ -208,6 +209,30 @@ def test_staleness_counts_from_when_a_memory_happened_or_was_last_used(
     sleeper.recall("What pet does Alice have?", scope=SCOPE, limit=1)  # using it makes it fresh
     sleeper.settle()
     assert sleeper.health_report().staleness["0-7d"] == 2
+
+
+def test_rest_consolidate_answers_at_once_and_the_run_can_be_followed(sleeper: Memory) -> None:
+    sleeper.remember("The team ships on Thursdays.", scope=SCOPE, categories=["work"])
+    with TestClient(create_app(sleeper, flush_idle_minutes=None)) as client:
+        started = client.post("/v1/consolidate", json={"jobs": ["nightly"]})
+        assert started.status_code == 202, started.text
+        body = started.json()
+        assert body["state"] == "running" and body["jobs"] == ["nightly"] and body["report"] is None
+        for _ in range(600):
+            run = client.get(f"/v1/consolidate/runs/{body['id']}")
+            assert run.status_code == 200, run.text
+            if run.json()["state"] != "running":
+                break
+            time.sleep(0.1)
+        done = run.json()
+        assert done["state"] == "succeeded", done
+        assert done["finished_at"] is not None
+        assert [r["job"] for r in done["report"]["runs"]] == ["nightly"]
+        recent = {r["run_id"] for r in client.get("/v1/health/report").json()["recent_runs"]}
+        assert done["report"]["runs"][0]["run_id"] in recent
+        missing = client.get("/v1/consolidate/runs/no-such-run")
+        assert missing.status_code == 404 and "no consolidation run" in missing.json()["error"]["message"]
+        assert client.post("/v1/consolidate", json={"jobs": ["hourly"]}).status_code == 422
 
 
 def test_heartbeat_runs_overdue_jobs_at_startup(sleeper: Memory) -> None:

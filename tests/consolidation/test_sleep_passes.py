@@ -17,7 +17,10 @@ SCOPE = "/user/ann"
 def _plant(memory: Memory, topics: int = 8, per_topic: int = 10, noise: int = 6) -> dict[str, int]:
     corpus = planted_corpus(topics=topics, per_topic=per_topic, noise=noise, seed=3)
     results = memory.remember_batch([MemoryInput(text=e.text, scope=SCOPE) for e in corpus])
-    return {r.memory.id: e.topic for r, e in zip(results, corpus, strict=True) if r.actions == ["created"]}
+    topic_of: dict[str, int] = {}
+    for r, e in zip(results, corpus, strict=True):  # a write that joined an earlier memory keeps its topic
+        topic_of.setdefault(r.memory.id, e.topic)
+    return topic_of
 
 
 def _lineage(driver: neo4j.Driver) -> dict[str, list[str]]:

@@ -124,8 +124,19 @@ def test_extractive_distillation_keeps_the_central_member_and_shared_entities() 
         Member("3", "New shoes for the marathon.", 0.6, ("Nike", "Ann")),
     ]
     assert shared_entities(members) == ["Nike", "Ann"]
-    assert extractive("semantic", members) == "Ann trains for the Berlin marathon (also about Nike)."
-    assert extractive("schema", members).startswith("Recurring pattern across 3 memories")
+    summary = extractive("semantic", members)
+    # what it is about, how much, and the two most central statements: not one copied episode
+    assert summary == "Nike, Ann (3 memories): Ann trains for the Berlin marathon; Long runs every Sunday."
+    assert extractive("schema", members).startswith("Recurring pattern across Nike, Ann (3 memories): ")
+    assert extractive("insight", members).startswith("Kept from 3 archived memories about Nike, Ann: ")
+
+
+def test_an_extractive_summary_quotes_three_statements_from_six_members_within_its_length() -> None:
+    members = [Member(str(i), f"Statement {i} " + "word " * 20, 1.0 - i / 10, ("Max",)) for i in range(6)]
+    summary = extractive("semantic", members)
+    assert summary.startswith("Max (6 memories): Statement 0 ")
+    assert "Statement 1 " in summary and "Statement 2 " in summary and "Statement 3" not in summary
+    assert len(summary) <= 600
 
 
 def test_adjusted_rand_index() -> None:
@@ -203,3 +214,27 @@ def test_faded_sources_lose_strength_faster_from_then_on() -> None:
     assert decayed_strength(1.0, t0, t0, 0, fade=0.5) == 1.0  # nothing changes at once
     assert decayed_strength(1.0, t0, later, 0, fade=0.5) < decayed_strength(1.0, t0, later, 0)
     assert decayed_strength(1.0, t0, later, 0, fade=0.5, pinned=True) == 1.0
+
+
+def test_topics_come_from_rare_shared_entities_not_from_common_ones_or_from_time_alone() -> None:
+    from graphmem.consolidate.topics import TopicWeights, topic_clusters
+    from graphmem.store.consolidation import TopicSignals
+
+    dog, boat, noise = ["d1", "d2", "d3", "d4"], ["b1", "b2", "b3", "b4"], ["n1", "n2"]
+    everyone = dog + boat + noise
+    # weak vector ties everywhere (what real episodes of one topic look like)
+    neighbours = {a: [(b, 0.2) for b in everyone if b != a] for a in everyone}
+    entities = {m: ("user",) for m in everyone}
+    entities.update({m: ("user", "pepper") for m in dog})
+    entities.update({m: ("user", "kittiwake") for m in boat})
+    signals = TopicSignals(
+        occurred={m: 0.0 for m in everyone},  # all at one moment: time alone must not tie them
+        entities=entities,
+        mentions={"user": len(everyone), "pepper": 4, "kittiwake": 4},
+        follows=[],
+    )
+    weights = TopicWeights(neighbours=10, entity_max_share=0.5)
+    found = sorted(c.members for c in topic_clusters(neighbours, {}, signals, weights, 3))
+    assert found == [tuple(boat), tuple(dog)]
+    without_entities = TopicWeights(neighbours=10, entity=0.0, entity_max_share=0.5)
+    assert topic_clusters(neighbours, {}, signals, without_entities, 3) == []

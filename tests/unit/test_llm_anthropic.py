@@ -369,3 +369,26 @@ def test_llm_settings_defaults() -> None:
     assert (settings.llm_timeout, settings.llm_max_retries) == (20.0, 2)
     with pytest.raises(ValidationError):
         Settings(llm_max_retries=-1)
+
+
+def test_a_cluster_is_distilled_from_a_recorded_shape_reply_and_falls_back_when_the_model_fails() -> None:
+    from graphmem.consolidate.distil import Distiller, Member
+
+    members = [
+        Member("1", "Max hid under the bed during the thunderstorm.", 0.9, ("Max",)),
+        Member("2", "The vet at Greenway Clinic said Max is two kilos overweight.", 0.8, ("Max", "Greenway")),
+        Member("3", "Ordered an orthopedic bed for Max.", 0.7, ("Max",)),
+    ]
+    api = FakeAPI([ok("tool_use_distilled")])
+    result = Distiller(make_llm(api, [])).distil("semantic", members)
+    assert result.text.startswith("The user's rescue border collie Max is anxious in thunderstorms")
+    assert not result.extractive and result.usage.calls == 1
+    sent = api.sent()
+    assert sent["tool_choice"]["name"] == "Distilled"
+    prompt = sent["messages"][0]["content"]
+    prompt = prompt if isinstance(prompt, str) else prompt[0]["text"]
+    assert prompt.startswith("1. Max hid under the bed") and "They share: Max." in prompt
+
+    failing = FakeAPI([error(400, "invalid_request_400")])
+    fallback = Distiller(make_llm(failing, [])).distil("semantic", members)
+    assert fallback.extractive and fallback.text.startswith("Max (3 memories): Max hid under the bed")
