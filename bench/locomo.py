@@ -9,7 +9,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo10.json"
+# ../shared/data next to the checkout (a worktree sits one level deeper, so the nearest ancestor that has it).
+DATA = next(
+    (
+        p / "shared" / "data" / "locomo10.json"
+        for p in Path(__file__).resolve().parents
+        if (p / "shared" / "data" / "locomo10.json").is_file()
+    ),
+    Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo10.json",
+)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 

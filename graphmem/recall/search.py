@@ -1,12 +1,15 @@
 """Recall: vector and fulltext candidates fused by reciprocal rank, spread to the graph
 neighbourhood of the best hits, reweighted by memory dynamics and intent, then a trust pass.
 
-One read transaction, four to six queries: vector, fulltext, neighbourhood, records, conflicts
-(and an exact vector scan when a narrow scope leaves the ANN index short).
+One read transaction, three queries: candidates (vector, ANN or an exact scan of a small scope,
+and fulltext), the neighbourhood of the best, then records, lineage and conflicts of the pool
+(and a vector query per sub-query when the best match is weak).
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
@@ -61,6 +64,7 @@ class RecallSettings:
     weights: ScoreWeights = field(default_factory=ScoreWeights)
 
 
+QUERY_VECTOR_CACHE = 512  # query vectors kept (about 12 KB each as a list of floats: 6 MB at most)
 LINEAGE_POOL = 6  # candidates per result slot checked for DERIVED_FROM lineage
 # The best-matching sources a derived memory lifts to its own rank. On LoCoMo after consolidation
 # (bench.locomo_recall --consolidate) one keeps evidence recall level with before; more, or
@@ -187,15 +191,32 @@ class Recaller:
         self._embedder = embedder
         self._settings = settings or RecallSettings()
         self._clock = clock or SystemClock()
+        self._vectors: OrderedDict[tuple[str, ...], list[float]] = OrderedDict()
+        self._cache_lock = threading.Lock()
+
+    def _embed(self, texts: tuple[str, ...]) -> list[float]:
+        """The query vector of ``texts`` (the query, then recent context), from a small LRU cache:
+        agents ask the same question again, and sub-queries repeat across recalls."""
+        with self._cache_lock:
+            cached = self._vectors.get(texts)
+            if cached is not None:
+                self._vectors.move_to_end(texts)
+                return cached
+        vectors = self._embedder.embed(list(texts))
+        if len(texts) == 1:
+            vector = [float(x) for x in vectors[0]]
+        else:
+            context = np.asarray(vectors[1:]).mean(axis=0)
+            w = self._settings.query_weight
+            vector = [float(x) for x in blend(np.stack([vectors[0], context]), [w, 1.0 - w])]
+        with self._cache_lock:
+            self._vectors[texts] = vector
+            while len(self._vectors) > QUERY_VECTOR_CACHE:
+                self._vectors.popitem(last=False)
+        return vector
 
     def _query_vector(self, query: RecallQuery) -> list[float]:
-        texts = [query.query, *(query.recent_context or [])]
-        vectors = self._embedder.embed(texts)
-        if len(texts) == 1:
-            return [float(x) for x in vectors[0]]
-        context = np.asarray(vectors[1:]).mean(axis=0)
-        w = self._settings.query_weight
-        return [float(x) for x in blend(np.stack([vectors[0], context]), [w, 1.0 - w])]
+        return self._embed((query.query, *(query.recent_context or [])))
 
     def recall(self, query: RecallQuery) -> RecallResult:
         """The memories that best answer ``query``.
@@ -214,17 +235,22 @@ class Recaller:
         s = self._settings
 
         def work(tx: Transaction) -> _Found:
-            vector = self._search.vector(
-                tx, embedding, seek, k=max(100, pool * 2), limit=pool, min_results=query.limit
-            )
-            fulltext = (
-                self._search.fulltext(tx, lucene, embedding, seek, k=pool * 2, limit=pool) if lucene else []
+            vector, fulltext = self._search.candidates(
+                tx,
+                embedding,
+                lucene,
+                seek,
+                k=max(100, pool * 2),
+                limit=pool,
+                min_results=query.limit,
+                text_k=pool * 2,
+                text_limit=pool,
             )
             best = max((c.score for c in vector), default=None)
             deep: list[Candidate] = []
             if similarity_confidence(best) < s.deep_below:  # R4: search deeper, within the budget
                 for text in deeper:
-                    vec = self._embedder.embed_one(text).tolist()
+                    vec = self._embed((text,))
                     deep += self._search.vector(tx, vec, seek, k=pool * 4, limit=pool * 2, min_results=1)
             evidence, reasons, pool_texts = _evidence(query.query, vector, fulltext, deep)
             base = {m: relevance(e, s.ranking) for m, e in evidence.items()}
@@ -238,11 +264,18 @@ class Recaller:
                 if n.id in fresh:
                     base[n.id] = relevance(Evidence(cosine=n.cosine, keyword=shares[n.id]), s.ranking)
             ranked = self._rank(vector, fulltext, deep, base, reasons, neighbours, query.intent, current_only)
-            pool_ids = [m for m, _, _ in ranked[: query.limit * LINEAGE_POOL]]
-            lineage, copies = self._search.lineage(tx, pool_ids)
-            chosen = evidence_first(vouched(ranked, lineage), lineage, query.limit, copies)
-            ids = [m for m, _, _ in chosen]
-            return _Found(vector, chosen, self._search.fetch(tx, ids), self._search.contradictions(tx, ids))
+            # Records, lineage and conflicts of the whole pool in one round trip, before choosing.
+            details = self._search.details(tx, [m for m, _, _ in ranked[: query.limit * LINEAGE_POOL]])
+            chosen = evidence_first(
+                vouched(ranked, details.lineage), details.lineage, query.limit, details.copies
+            )
+            ids = {m for m, _, _ in chosen}
+            records = details.records
+            missing = [m for m in ids if m not in records]
+            if missing:  # a result from beyond the pool (many summaries stepped aside): read it too
+                records = {**records, **self._search.details(tx, missing).records}
+            conflicts = [(a, b) for a, b in details.contradictions if a in ids and b in ids]
+            return _Found(vector, chosen, records, conflicts)
 
         found = self._search.read(work)
         scores = beliefs_in_order({m: score for m, score, _ in found.ranked}, found.contradictions)

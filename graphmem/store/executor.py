@@ -32,6 +32,12 @@ from graphmem.tenancy import ALLOWED_PARAMETER, current_allowed
 log = logging.getLogger(__name__)
 
 Row = dict[str, Any]
+SCHEMA_ATTEMPTS = 5
+_ALREADY_EXISTS = (
+    "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists",
+    "Neo.ClientError.Schema.IndexAlreadyExists",
+    "Neo.ClientError.Schema.ConstraintAlreadyExists",
+)
 T = TypeVar("T")
 
 _UNAVAILABLE = (
@@ -183,6 +189,13 @@ class QueryExecutor:
         self._driver = driver
         self._catalog = catalog
         self._database = database
+        # Causal chaining: every session of this process waits for the bookmarks of the writes
+        # before it, so on a cluster (neo4j:// routing) a recall after a write sees it even when
+        # a follower answers the read. On one server it costs nothing.
+        self._bookmarks = neo4j.GraphDatabase.bookmark_manager()
+
+    def _session(self) -> neo4j.Session:
+        return self._driver.session(database=self._database, bookmark_manager=self._bookmarks)
 
     @property
     def catalog(self) -> Catalog:
@@ -244,7 +257,7 @@ class QueryExecutor:
             return list(result.keys()), rows
 
         try:
-            with self._driver.session(database=self._database) as session:
+            with self._session() as session:
                 return session.execute_read(body)
         except GraphmemError:
             raise
@@ -262,12 +275,25 @@ class QueryExecutor:
         """Run a schema statement (auto-commit: Neo4j refuses schema changes in explicit transactions)."""
         query = self._catalog.get(name)
         _check_parameters(query, params)
-        try:
-            with self._driver.session(database=self._database) as session:
-                result = session.run(neo4j.Query(query.text, metadata={"graphmem": name}), params)
-                return [record.data() for record in result]
-        except _UNAVAILABLE as e:
-            raise _unavailable(e) from e
+        for attempt in range(SCHEMA_ATTEMPTS):
+            try:
+                with self._session() as session:
+                    result = session.run(neo4j.Query(query.text, metadata={"graphmem": name}), params)
+                    return [record.data() for record in result]
+            except _UNAVAILABLE as e:
+                raise _unavailable(e) from e
+            except neo4j_errors.ClientError as e:
+                # IF NOT EXISTS races with another process creating the same rule: it exists now.
+                if (e.code or "").startswith(_ALREADY_EXISTS):
+                    return []
+                raise
+            except neo4j_errors.TransientError:
+                # Two API processes starting at once create the same indexes and deadlock on the
+                # schema lock; auto-commit statements are not retried by the driver, so retry here.
+                if attempt == SCHEMA_ATTEMPTS - 1:
+                    raise
+                time.sleep(0.2 * (attempt + 1))
+        raise AssertionError("unreachable")
 
     def _unit(self, work: Callable[[Transaction], T], label: str, *, write: bool) -> T:
         """Run ``work`` in a managed transaction, again on transient errors (bounded, with backoff)."""
@@ -294,7 +320,7 @@ class QueryExecutor:
             return work(Transaction(tx, self._catalog))
 
         body_with_meta = neo4j.unit_of_work(metadata={"graphmem": label})(body)
-        with self._driver.session(database=self._database) as session:
+        with self._session() as session:
             if write:
                 return session.execute_write(body_with_meta)
             return session.execute_read(body_with_meta)

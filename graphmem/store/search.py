@@ -68,6 +68,16 @@ class Candidate:
 
 
 @dataclass(frozen=True)
+class Details:
+    """What a recall reads of its candidate pool after ranking: records, lineage and conflicts."""
+
+    records: dict[str, MemoryRecord]
+    lineage: dict[str, set[str]]  # derived memory -> its sources in the pool
+    copies: frozenset[str]  # derived memories that are extractive (offline copies of a source)
+    contradictions: list[tuple[str, str]]  # CONTRADICTS (newer, older) within the pool
+
+
+@dataclass(frozen=True)
 class Neighbour:
     """A memory next to a recall seed in the graph, and the edge that leads there."""
 
@@ -113,6 +123,64 @@ class SearchStore:
         return self._executor.read_unit(work, "recall")
 
     @staticmethod
+    def candidates(
+        tx: Transaction,
+        embedding: list[float],
+        lucene: str | None,
+        where: SearchFilter,
+        *,
+        k: int,
+        limit: int,
+        min_results: int,
+        text_k: int,
+        text_limit: int,
+    ) -> tuple[list[Candidate], list[Candidate]]:
+        """Vector and fulltext candidates in one round trip: (vector, fulltext), best first.
+
+        The ANN index answers before the scope filter, so scopes holding too small a share of the
+        graph for its top ``k`` to hold ``min_results`` of theirs (a user of 1,000 memories among
+        100k) are scanned exactly at once; otherwise the ANN index answers, and the exact scan
+        takes over when fewer than ``min_results`` of its answers are in scope.
+        """
+        rows = tx.run(
+            "search/recall_candidates",
+            embedding=embedding,
+            text=lucene,
+            k=k,
+            limit=limit,
+            min_results=min_results,
+            text_k=text_k,
+            text_limit=text_limit,
+            **where.params(),
+        )
+        vector: list[Candidate] = []
+        fulltext: list[Candidate] = []
+        for r in rows:
+            if r["retriever"] == "vector":
+                cosine = cosine_from_index_score(float(r["score"]))
+                vector.append(Candidate(r["id"], cosine, _facts(r), cosine, str(r["text"])))
+            else:
+                fulltext.append(
+                    Candidate(
+                        r["id"], float(r["score"]), _facts(r), _similarity(r["similarity"]), str(r["text"])
+                    )
+                )
+        return vector, fulltext
+
+    @staticmethod
+    def details(tx: Transaction, ids: list[str]) -> Details:
+        """Records of ``ids`` with DERIVED_FROM and CONTRADICTS edges among them, in one round trip
+        (the pool a recall chooses its results from: it reads them once, before choosing)."""
+        if not ids:
+            return Details({}, {}, frozenset(), [])
+        rows = tx.run("search/recall_details", ids=ids)
+        records = {r["memory"]["id"]: to_memory(r["memory"]) for r in rows}
+        lineage = {r["memory"]["id"]: set(r["sources"]) for r in rows if r["sources"]}
+        copies = frozenset(r["memory"]["id"] for r in rows if r["extractive"] and r["sources"])
+        contradictions = [(r["memory"]["id"], b) for r in rows for b in r["contradicts"]]
+        return Details(records, lineage, copies, contradictions)
+
+    @staticmethod
     def vector(
         tx: Transaction, embedding: list[float], where: SearchFilter, *, k: int, limit: int, min_results: int
     ) -> list[Candidate]:
@@ -131,19 +199,6 @@ class SearchStore:
             cosine = cosine_from_index_score(float(r["score"]))
             found.append(Candidate(r["id"], cosine, _facts(r), cosine, str(r["text"])))
         return found
-
-    @staticmethod
-    def fulltext(
-        tx: Transaction, lucene: str, embedding: list[float], where: SearchFilter, *, k: int, limit: int
-    ) -> list[Candidate]:
-        """Best BM25 matches of a Lucene query, each with its cosine similarity to ``embedding``."""
-        rows = tx.run(
-            "search/fulltext_candidates", text=lucene, embedding=embedding, k=k, limit=limit, **where.params()
-        )
-        return [
-            Candidate(r["id"], float(r["score"]), _facts(r), _similarity(r["similarity"]), str(r["text"]))
-            for r in rows
-        ]
 
     @staticmethod
     def neighbourhood(
@@ -178,28 +233,3 @@ class SearchStore:
             )
             for r in rows
         ]
-
-    @staticmethod
-    def fetch(tx: Transaction, ids: list[str]) -> dict[str, MemoryRecord]:
-        """The full records of ``ids`` (only the few a recall returns: hydrating records is costly)."""
-        if not ids:
-            return {}
-        records = [to_memory(r["memory"]) for r in tx.run("search/fetch_memories", ids=ids)]
-        return {m.id: m for m in records}
-
-    @staticmethod
-    def lineage(tx: Transaction, ids: list[str]) -> tuple[dict[str, set[str]], frozenset[str]]:
-        """For each derived memory among ``ids``, its sources among ``ids``; and which of those
-        derived memories are extractive (offline copies of a source rather than distilled)."""
-        if len(ids) < 2:
-            return {}, frozenset()
-        rows = list(tx.run("search/lineage_among", ids=ids))
-        sources = {r["derived"]: set(r["sources"]) for r in rows}
-        return sources, frozenset(r["derived"] for r in rows if r["extractive"])
-
-    @staticmethod
-    def contradictions(tx: Transaction, ids: list[str]) -> list[tuple[str, str]]:
-        """CONTRADICTS edges (newer, older) among ``ids``."""
-        if len(ids) < 2:
-            return []
-        return [(r["a"], r["b"]) for r in tx.run("search/contradictions_among", ids=ids)]

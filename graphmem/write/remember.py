@@ -300,27 +300,33 @@ class RememberPipeline:
 
     def _within_batch(self, fresh: list[_Draft], vectors: np.ndarray, now: datetime) -> list[Supersession]:
         found: list[Supersession] = []
-        threshold = self._beliefs.min_cosine
-        for a_pos, a in enumerate(fresh):
-            for b in fresh[a_pos + 1 :]:
-                if a.scope != b.scope:
-                    continue
-                cosine = float(vectors[a.index] @ vectors[b.index])
-                if cosine < threshold:
-                    continue
-                verdict = judge(a.statement, b.statement, cosine)
-                if not verdict.conflict:
-                    continue
-                winner, loser = (b, a) if b.occurred_at >= a.occurred_at else (a, b)
-                reason = verdict.reason
-                winner.actions += [f"contradicts:{loser.memory_id}", f"superseded:{loser.memory_id}"]
-                loser.actions += [f"contradicts:{winner.memory_id}", f"superseded_by:{winner.memory_id}"]
-                loser.lost_to = winner.memory_id
-                found.append(
-                    _supersession(
-                        winner.memory_id, loser.memory_id, reason, INITIAL_STRENGTH, DEFAULT_CONFIDENCE, now
-                    )
+        if len(fresh) < 2:
+            return found
+        # All pair cosines in one matrix product (a batch of 500 is 125k pairs: a Python loop over
+        # them cost about a third of a second), then only the close pairs of one scope, in order.
+        block = vectors[[d.index for d in fresh]]
+        cosines = block @ block.T
+        for a_pos, b_pos in np.argwhere(np.triu(cosines >= self._beliefs.min_cosine, k=1)):
+            a, b = fresh[int(a_pos)], fresh[int(b_pos)]
+            if a.scope != b.scope:
+                continue
+            verdict = judge(a.statement, b.statement, float(cosines[a_pos, b_pos]))
+            if not verdict.conflict:
+                continue
+            winner, loser = (b, a) if b.occurred_at >= a.occurred_at else (a, b)
+            winner.actions += [f"contradicts:{loser.memory_id}", f"superseded:{loser.memory_id}"]
+            loser.actions += [f"contradicts:{winner.memory_id}", f"superseded_by:{winner.memory_id}"]
+            loser.lost_to = winner.memory_id
+            found.append(
+                _supersession(
+                    winner.memory_id,
+                    loser.memory_id,
+                    verdict.reason,
+                    INITIAL_STRENGTH,
+                    DEFAULT_CONFIDENCE,
+                    now,
                 )
+            )
         return found
 
     @staticmethod

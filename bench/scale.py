@@ -1,0 +1,254 @@
+"""Scale benchmark: recall latency, ingest rate and memory at N memories, through REST.
+
+    python -m bench.scale                       # 10k memories in user scopes of ~1,000
+    python -m bench.scale --n 100000            # 100k (about 100 user scopes)
+    python -m bench.scale --n 1000000           # 1M: needs a few GB of heap and hours to embed
+    python -m bench.scale --layout one          # everything in one scope
+    python -m bench.scale --consolidate         # also time one nightly consolidation (slow)
+
+Every number is a JSON line carrying the machine's load average (``load``) at that moment.
+- corpus: LoCoMo turns (read in place from ../shared/data), then combinations of two turns of
+  different conversations (one speaker's line followed by another's), never a repeated text.
+- embedding floor: MiniLM (ONNX) encoding of the REST sample texts, in batches as REST takes them.
+- build: the N memories written straight through the create query with their MiniLM vectors
+  (cached in the temp directory by N), so 100k builds in minutes rather than hours.
+- rest_ingest: the REST batch endpoint (default write path, ``graphmem serve``) on the sample,
+  beside the floor of the same texts; API RSS after it (from /proc).
+- recall: p50/p95/p99 of POST /v1/recall, 1 and 10 concurrent clients, in one user scope and
+  across the whole graph; LoCoMo questions as queries.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import tempfile
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+import neo4j
+import numpy as np
+
+from bench import locomo, stack
+from bench.ingest_recall import percentile
+from graphmem.config import Settings
+from graphmem.connect import Neo4jTarget, open_memory
+from graphmem.embedding.base import Embedder
+from graphmem.embedding.factory import create_embedder
+from graphmem.store.executor import QueryExecutor
+from graphmem.store.memories import NewMemory
+
+HEAP = "2g"
+PAGECACHE = "1g"
+BATCH = 500
+
+
+def emit(**fields: Any) -> None:
+    """Print one JSON line, with the 1-minute load average of the machine."""
+    print(json.dumps({**fields, "load": round(os.getloadavg()[0], 2)}, default=str), flush=True)
+
+
+def corpus(n: int, seed: int = 14) -> list[str]:
+    """``n`` distinct chat texts: LoCoMo turns, then two turns of different conversations joined."""
+    data = locomo.load()
+    turns = list(locomo.turns(data))
+    seen: dict[str, None] = {}
+    for t in turns:
+        seen.setdefault(f"{t.speaker}: {t.text}", None)
+    rng = random.Random(seed)
+    while len(seen) < n:
+        a, b = rng.choice(turns), rng.choice(turns)
+        if a.conversation == b.conversation:
+            continue
+        seen.setdefault(f"{a.speaker}: {a.text} {b.speaker}: {b.text}", None)
+    texts = list(seen)[:n]
+    rng.shuffle(texts)
+    return texts
+
+
+def vectors_of(embedder: Embedder, texts: list[str], tag: str) -> np.ndarray:
+    """MiniLM vectors of ``texts``, cached in the temp directory (embedding 100k takes long)."""
+    cache = Path(tempfile.gettempdir()) / f"graphmem-bench-scale-{tag}-{len(texts)}.npy"
+    if cache.exists():
+        cached: np.ndarray = np.load(cache)
+        return cached
+    started = time.perf_counter()
+    vectors = np.concatenate([embedder.embed(texts[i : i + BATCH]) for i in range(0, len(texts), BATCH)])
+    emit(metric="build_embedding", texts=len(texts), seconds=round(time.perf_counter() - started, 1))
+    np.save(cache, vectors)
+    return vectors
+
+
+def build(executor: QueryExecutor, texts: list[str], vectors: np.ndarray, scopes: int) -> None:
+    """Write episodic memories straight through the create query (no write-path checks)."""
+    start = datetime(2025, 1, 1, tzinfo=UTC)
+    began = time.perf_counter()
+    for begin in range(0, len(texts), 2000):
+        rows = []
+        for i in range(begin, min(begin + 2000, len(texts))):
+            at = start + timedelta(minutes=i)
+            memory = NewMemory(
+                id=str(uuid.uuid4()),
+                text=texts[i],
+                scope=f"/scale/user{i % scopes}",
+                categories=[],
+                importance=0.5,
+                confidence=0.8,
+                strength=1.0,
+                created_at=at,
+                occurred_at=at,
+                source="bench",
+                metadata={},
+                embedding=[float(x) for x in vectors[i]],
+            )
+            rows.append(memory.row(i))
+        executor.write("memories/create_memories", rows=rows)
+    emit(metric="build", memories=len(texts), scopes=scopes, seconds=round(time.perf_counter() - began, 1))
+
+
+def rss_mb(parent: int) -> float | None:
+    """Resident memory of the ``graphmem serve`` child of ``parent`` (MB), from /proc."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        if ppid == parent and "graphmem.cli serve" in cmdline:
+            for line in (entry / "status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    return None
+
+
+def neo4j_memory(target: Neo4jTarget) -> dict[str, str]:
+    """Neo4j's heap and page cache settings as the server reports them."""
+    with neo4j.GraphDatabase.driver(target.uri, auth=(target.user, target.password)) as driver:
+        records, _, _ = driver.execute_query(
+            "SHOW SETTINGS YIELD name, value WHERE name STARTS WITH 'server.memory.' RETURN name, value"
+        )
+        return {str(r["name"]): str(r["value"]) for r in records}
+
+
+def rest_ingest(client: httpx.Client, embedder: Embedder, texts: list[str], scope: str) -> None:
+    """REST batch ingest of ``texts`` beside the MiniLM floor of the same texts, same batches."""
+    started = time.perf_counter()
+    for i in range(0, len(texts), BATCH):
+        embedder.embed(texts[i : i + BATCH])
+    floor = len(texts) / (time.perf_counter() - started)
+    emit(metric="embedding_floor", texts=len(texts), texts_per_s=round(floor, 1))
+    started = time.perf_counter()
+    for i in range(0, len(texts), BATCH):
+        items = [{"text": t, "scope": scope} for t in texts[i : i + BATCH]]
+        client.post("/v1/memories/batch", json={"items": items}).raise_for_status()
+    rate = len(texts) / (time.perf_counter() - started)
+    emit(
+        metric="rest_ingest",
+        memories=len(texts),
+        batch=BATCH,
+        memories_per_s=round(rate, 1),
+        floor_per_s=round(floor, 1),
+        share_of_floor=round(rate / floor, 3),
+        api_rss_mb=rss_mb(os.getpid()),
+    )
+
+
+def recall_latency(url: str, queries: list[str], scope: str | None, clients: int, label: str) -> None:
+    """p50/p95/p99 of REST recall with ``clients`` concurrent clients over ``queries``."""
+
+    def run(part: list[str]) -> list[float]:
+        out = []
+        with httpx.Client(base_url=url, timeout=120) as client:
+            for q in part:
+                body: dict[str, Any] = {"query": q, "limit": 10}
+                if scope is not None:
+                    body["scope"] = scope
+                t0 = time.perf_counter()
+                client.post("/v1/recall", json=body).raise_for_status()
+                out.append((time.perf_counter() - t0) * 1000)
+        return out
+
+    parts = [queries[i::clients] for i in range(clients)]
+    started = time.perf_counter()
+    with ThreadPoolExecutor(clients) as pool:
+        latencies = [x for part in pool.map(run, parts) for x in part]
+    seconds = time.perf_counter() - started
+    emit(
+        metric="rest_recall_ms",
+        where=label,
+        clients=clients,
+        queries=len(latencies),
+        p50=round(statistics.median(latencies), 1),
+        p95=round(percentile(latencies, 95), 1),
+        p99=round(percentile(latencies, 99), 1),
+        recalls_per_s=round(len(latencies) / seconds, 1),
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--n", type=int, default=10_000, help="memories to build (10000, 100000, 1000000)")
+    parser.add_argument("--per-scope", type=int, default=1000, help="memories per user scope")
+    parser.add_argument("--layout", choices=["users", "one"], default="users")
+    parser.add_argument("--rest-sample", type=int, default=1000, help="texts ingested through REST")
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--consolidate", action="store_true", help="time one nightly run (slow)")
+    args = parser.parse_args()
+
+    texts = corpus(args.n + args.rest_sample)
+    bulk, sample = texts[: args.n], texts[args.n :]
+    questions = [str(item["question"]) for _, item in locomo.questions(locomo.load())]
+    random.Random(7).shuffle(questions)
+    queries = questions[: args.queries]
+    embedder = create_embedder("onnx")
+    embedder.embed(["warm up"])
+    vectors = vectors_of(embedder, bulk, embedder.model_name.replace("/", "_"))
+    scopes = max(1, args.n // args.per_scope) if args.layout == "users" else 1
+    emit(metric="setup", n=args.n, layout=args.layout, scopes=scopes, heap=HEAP, pagecache=PAGECACHE)
+
+    with stack.neo4j(heap=HEAP, pagecache=PAGECACHE) as target:
+        with open_memory(Settings(llm="none"), target, embedder=embedder) as memory:
+            memory.prepare()
+            build(memory._executor, bulk, vectors, scopes)
+        emit(metric="neo4j_memory", settings=neo4j_memory(target))
+        with stack.api_server(target, {"GRAPHMEM_LLM": "none"}) as url:
+            emit(metric="api_rss_mb", when="started", rss_mb=rss_mb(os.getpid()))
+            with httpx.Client(base_url=url, timeout=600) as client:
+                for q in queries[:10]:  # warm-up: caches, JIT, the embedder session
+                    client.post("/v1/recall", json={"query": q, "scope": "/scale/user0"})
+                    client.post("/v1/recall", json={"query": q})
+            for scope, label in (("/scale/user0", f"one scope of {args.n // scopes}"), (None, "whole graph")):
+                for clients in (1, 10):
+                    recall_latency(url, queries, scope, clients, label)
+            emit(metric="api_rss_mb", when="after recall", rss_mb=rss_mb(os.getpid()))
+            if sample:
+                with httpx.Client(base_url=url, timeout=600) as client:
+                    rest_ingest(client, embedder, sample, "/scale/rest")
+        if args.consolidate:
+            with open_memory(Settings(llm="none"), target, embedder=embedder) as memory:
+                started = time.perf_counter()
+                run = memory.consolidate(["nightly"]).runs[0]
+                emit(
+                    metric="nightly",
+                    memories=args.n + len(sample),
+                    seconds=round(time.perf_counter() - started, 1),
+                    status=run.status,
+                    step_seconds={k: round(v / 1000, 1) for k, v in run.step_ms.items()},
+                )
+
+
+if __name__ == "__main__":
+    main()
