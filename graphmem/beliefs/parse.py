@@ -48,6 +48,9 @@ CHANGE_LEMMAS = _words(
     "reschedule postpone push delay raise cut lower increase reduce update rename convert currently "
     "retire resign fire sack marry divorce split engage grow rise climb jump extend shrink double halve"
 )
+# Of the change lemmas, these say it whatever their part of speech; the rest only as verbs
+# ("rose to 50" announces a change, "the climbing gym" does not).
+CHANGE_MARKERS = _words("now anymore longer new since currently")
 REPLACING_LEMMAS = _words("leave replace switch migrate sell quit drop swap trade ditch")
 PRESENT_MARKERS = _words("now currently anymore longer today nowadays")
 TEMPORAL_ADJUNCT_WORDS = _words(
@@ -262,6 +265,15 @@ def _key(text: str) -> str | None:
     return " ".join(words) or None
 
 
+def _announces_change(doc: Any) -> bool:
+    """Whether a verb (or a marker like "now", "new", "anymore") says a value changed."""
+    return any(
+        t.lemma_.lower() in CHANGE_LEMMAS
+        and (t.pos_ in {"VERB", "AUX"} or t.lemma_.lower() in CHANGE_MARKERS)
+        for t in doc
+    )
+
+
 def _negated(doc: Any, root: Any, words: set[str], lower: str) -> bool:
     """Whether the clause denies its main verb (or its copula), or says something ended (a verb:
     "cancelled", not "the end of September")."""
@@ -363,7 +375,7 @@ def _read(text: str, speaker: str) -> Clause:
         hedged=hedged or "going to" in lower or "nothing decided" in lower,
         past_only=_past_only(doc, root, lower, words),
         additive=bool(words & ADDITIVE_WORDS) or "as well" in lower or "in addition" in lower,
-        change=bool(lemmas & CHANGE_LEMMAS) or "no longer" in lower or _becomes(root),
+        change=_announces_change(doc) or "no longer" in lower or _becomes(root),
         replaces=bool(lemmas & REPLACING_LEMMAS),
         negated=_negated(doc, root, words, lower),
         lemmas=frozenset(lemmas),
