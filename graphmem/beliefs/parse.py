@@ -51,6 +51,8 @@ CHANGE_LEMMAS = _words(
 # Of the change lemmas, these say it whatever their part of speech; the rest only as verbs
 # ("rose to 50" announces a change, "the climbing gym" does not).
 CHANGE_MARKERS = _words("now anymore longer new since currently")
+# A verb that heads a clause or a verb phrase (not "climbing" in "the climbing gym").
+VERB_DEPS = _words("ROOT conj xcomp ccomp advcl parataxis relcl")
 REPLACING_LEMMAS = _words("leave replace switch migrate sell quit drop swap trade ditch")
 PRESENT_MARKERS = _words("now currently anymore longer today nowadays")
 TEMPORAL_ADJUNCT_WORDS = _words(
@@ -266,10 +268,10 @@ def _key(text: str) -> str | None:
 
 
 def _announces_change(doc: Any) -> bool:
-    """Whether a verb (or a marker like "now", "new", "anymore") says a value changed."""
+    """Whether a main verb (or a marker like "now", "new", "anymore") says a value changed."""
     return any(
         t.lemma_.lower() in CHANGE_LEMMAS
-        and (t.pos_ in {"VERB", "AUX"} or t.lemma_.lower() in CHANGE_MARKERS)
+        and ((t.pos_ in {"VERB", "AUX"} and t.dep_ in VERB_DEPS) or t.lemma_.lower() in CHANGE_MARKERS)
         for t in doc
     )
 
