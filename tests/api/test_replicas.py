@@ -100,7 +100,7 @@ def test_consolidation_started_on_both_processes_never_runs_twice_at_once(
 
     def start(url: str) -> httpx.Response:
         gate.wait()
-        return httpx.post(f"{url}/v1/consolidate", json={"jobs": ["nightly"]}, timeout=600)
+        return httpx.post(f"{url}/v1/consolidate?wait=true", json={"jobs": ["nightly"]}, timeout=600)
 
     with ThreadPoolExecutor(2) as pool:
         answers = list(pool.map(start, replicas))
