@@ -19,8 +19,7 @@ from datetime import UTC, date, datetime
 from functools import lru_cache
 from typing import Any
 
-from graphmem.beliefs.parse import MODEL
-from graphmem.errors import RuntimeSetupError
+from graphmem.language import load_english
 
 log = logging.getLogger(__name__)
 
@@ -32,16 +31,7 @@ _LANGUAGES = ["en"]
 
 @lru_cache(maxsize=1)
 def _nlp() -> Any:
-    try:
-        import spacy
-    except ImportError as e:  # pragma: no cover - a dependency of graphmem
-        raise RuntimeSetupError("forward triggers need spaCy: pip install graphmem") from e
-    try:
-        return spacy.load(MODEL, exclude=["lemmatizer"])
-    except OSError as e:
-        raise RuntimeSetupError(
-            f"forward triggers need the spaCy model {MODEL}: pip install {MODEL.replace('_', '-')}"
-        ) from e
+    return load_english("forward triggers", exclude=("lemmatizer",))
 
 
 def _settings(base: datetime, prefer: str, day_first: bool | None = None) -> dict[str, Any]:

