@@ -61,7 +61,7 @@ def _parse(phrase: str, base: datetime, prefer: str, day_first: bool | None = No
 def _in_past_clause(span: Any) -> bool:
     """Whether the verb governing ``span`` is in the past tense ("was", "met", "had met")."""
     token = span.root
-    while token.pos_ not in {"VERB", "AUX"} and token.head is not token:
+    while token.pos_ not in {"VERB", "AUX"} and token.head.i != token.i:
         token = token.head
     if token.pos_ not in {"VERB", "AUX"}:
         return False

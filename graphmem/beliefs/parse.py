@@ -305,7 +305,7 @@ def clause_texts(text: str) -> list[str]:
         while True:
             if token.i in head_ids:
                 return int(token.i)
-            if token.head is token:
+            if token.head.i == token.i:
                 return None
             token = token.head
 
@@ -314,7 +314,7 @@ def clause_texts(text: str) -> list[str]:
         key = owner(t)
         if key is not None and not t.is_punct:
             groups[key].append(t)
-    parts = ["".join(t.text_with_ws for t in tokens).strip() for tokens in groups.values() if tokens]
+    parts = [" ".join(t.text for t in tokens) for tokens in groups.values() if tokens]
     return [p for p in parts if len(p.split()) >= 2] or [text]
 
 

@@ -109,3 +109,10 @@ def test_scope_tree_counts_own_and_subtree_and_skips_odd_paths() -> None:
     user = tree.children[1]
     assert (user.own.total, user.subtree.total) == (0, 3)
     assert user.children[0].subtree.by_status == {"active": 2, "superseded": 1}
+
+
+def test_a_date_in_a_sentence_without_a_verb_is_read() -> None:
+    # the walk up to the governing verb stops at the root (a fragment has no verb at all)
+    assert future_days("Dentist appointment on 15 March.", datetime(2026, 3, 1, tzinfo=UTC)) == [
+        date(2026, 3, 15)
+    ]

@@ -92,3 +92,9 @@ def test_a_negated_side_clause_does_not_negate_the_statement() -> None:
 )
 def test_someone_elses_or_another_things_value_is_no_update(old: str, new: str) -> None:
     assert not judge(read_statement(old), read_statement(new), 0.7).conflict
+
+
+def test_clauses_of_a_sentence_whose_main_verb_has_no_subject() -> None:
+    from graphmem.beliefs.parse import clause_texts
+
+    assert clause_texts("Switched to Neovim, so Bob is happy and Ann is sad.")[-1] == "Ann is sad"
