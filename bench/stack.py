@@ -56,27 +56,30 @@ def api_server(target: Neo4jTarget, extra_env: dict[str, str] | None = None) -> 
         "GRAPHMEM_NEO4J_PASSWORD": target.password,
         **(extra_env or {}),
     }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "graphmem.cli", "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if httpx.get(f"{url}/v1/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(
-                    f"the API did not start: {process.stderr.read().decode() if process.stderr else ''}"
-                )
-            time.sleep(0.3)
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+    # The server's log goes to a file, not a pipe: a pipe nobody reads fills up and blocks the
+    # server at its next log line (a long bench then hangs on one request).
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "graphmem.cli", "serve", "--port", str(port)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 120
+            while True:
+                try:
+                    if httpx.get(f"{url}/v1/health", timeout=2).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                if process.poll() is not None or time.monotonic() > deadline:
+                    log.seek(0)
+                    tail = log.read().decode(errors="replace")[-4000:]
+                    raise RuntimeError(f"the API did not start: {tail}")
+                time.sleep(0.3)
+            yield url
+        finally:
+            process.terminate()
+            process.wait(timeout=30)

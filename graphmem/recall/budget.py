@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from graphmem.models import Recalled, RecallResult
+from graphmem.models import RecallCost, Recalled, RecallResult
 
 CHARS_PER_TOKEN = 4
 
@@ -45,11 +45,11 @@ def within_budget(answer: RecallResult, max_tokens: int | None, ms: float) -> Re
     gaps = list(answer.evidence_gaps)
     if cut:
         gaps.append(f"{cut} more matching memories left out to fit max_tokens={max_tokens}")
-    cost = {
-        "tokens": sum(estimate_tokens(r.text) for r in kept),
-        "llm_calls": 0,  # recall ranks without a language model
-        "usd": 0.0,
-        "ms": round(ms, 1),
-        "cut": cut,
-    }
+    cost = RecallCost(
+        tokens=sum(estimate_tokens(r.text) for r in kept),
+        llm_calls=0,  # recall ranks without a language model
+        usd=0.0,
+        ms=round(ms, 1),
+        cut=cut,
+    )
     return answer.model_copy(update={"results": kept, "evidence_gaps": gaps, "cost": cost})
