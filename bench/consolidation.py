@@ -148,19 +148,28 @@ def scale_texts(n: int, seed: int = 5) -> list[str]:
 
 
 def load(
-    memory_executor: Any, texts: list[str], vectors: Any, scopes: int, start: datetime | None = None
+    memory_executor: Any,
+    texts: list[str],
+    vectors: Any,
+    scopes: int,
+    start: datetime | None = None,
+    *,
+    scope_prefix: str = "/bench/user",
+    categories: tuple[str, ...] = ("hobby",),
+    page: int = 1000,
 ) -> None:
-    """Write episodic memories straight through the create query (no write-path checks)."""
+    """Write episodic memories straight through the create query (no write-path checks), one a
+    minute from ``start``, the i-th in scope ``<scope_prefix><i % scopes>``, ``page`` per call."""
     start = start or datetime(2026, 1, 1, tzinfo=UTC)
-    for begin in range(0, len(texts), 1000):
+    for begin in range(0, len(texts), page):
         rows = []
-        for i in range(begin, min(begin + 1000, len(texts))):
+        for i in range(begin, min(begin + page, len(texts))):
             at = start + timedelta(minutes=i)
             memory = NewMemory(
                 id=str(uuid.uuid4()),
                 text=texts[i],
-                scope=f"/bench/user{i % scopes}",
-                categories=["hobby"],
+                scope=f"{scope_prefix}{i % scopes}",
+                categories=list(categories),
                 importance=0.5,
                 confidence=0.8,
                 strength=1.0,

@@ -27,9 +27,8 @@ import random
 import statistics
 import tempfile
 import time
-import uuid
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -38,13 +37,13 @@ import neo4j
 import numpy as np
 
 from bench import locomo, stack
+from bench.consolidation import load
 from bench.ingest_recall import percentile
 from graphmem.config import Settings
 from graphmem.connect import Neo4jTarget, open_memory
 from graphmem.embedding.base import Embedder
 from graphmem.embedding.factory import create_embedder
 from graphmem.store.executor import QueryExecutor
-from graphmem.store.memories import NewMemory
 
 HEAP = "2g"
 PAGECACHE = "1g"
@@ -89,28 +88,17 @@ def vectors_of(embedder: Embedder, texts: list[str], tag: str) -> np.ndarray:
 
 def build(executor: QueryExecutor, texts: list[str], vectors: np.ndarray, scopes: int) -> None:
     """Write episodic memories straight through the create query (no write-path checks)."""
-    start = datetime(2025, 1, 1, tzinfo=UTC)
     began = time.perf_counter()
-    for begin in range(0, len(texts), 2000):
-        rows = []
-        for i in range(begin, min(begin + 2000, len(texts))):
-            at = start + timedelta(minutes=i)
-            memory = NewMemory(
-                id=str(uuid.uuid4()),
-                text=texts[i],
-                scope=f"/scale/user{i % scopes}",
-                categories=[],
-                importance=0.5,
-                confidence=0.8,
-                strength=1.0,
-                created_at=at,
-                occurred_at=at,
-                source="bench",
-                metadata={},
-                embedding=[float(x) for x in vectors[i]],
-            )
-            rows.append(memory.row(i))
-        executor.write("memories/create_memories", rows=rows)
+    load(
+        executor,
+        texts,
+        vectors,
+        scopes,
+        datetime(2025, 1, 1, tzinfo=UTC),
+        scope_prefix="/scale/user",
+        categories=(),
+        page=2000,
+    )
     emit(metric="build", memories=len(texts), scopes=scopes, seconds=round(time.perf_counter() - began, 1))
 
 
