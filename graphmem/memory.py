@@ -81,7 +81,15 @@ from graphmem.store.memories import MemoryDynamicsStore, MemoryStore
 from graphmem.store.schema import apply_schema, check_embedding_model
 from graphmem.store.search import SearchStore
 from graphmem.store.write_jobs import WriteJobStore
-from graphmem.tenancy import check_writable, confined, current_allowed, narrow_to, within
+from graphmem.tenancy import (
+    check_writable,
+    confined,
+    current_allowed,
+    current_writable,
+    narrow_to,
+    within,
+    writes_refused,
+)
 from graphmem.write.extract import FactExtractor, check_extract_input
 from graphmem.write.fields import FieldInference
 from graphmem.write.links import DecisionRecording, EntityLinking
@@ -235,10 +243,12 @@ class Memory:
         include_superseded: bool = False,
         reinforce: bool = True,
         max_tokens: int | None = None,
+        categories: list[str] | None = None,
         allowed: Sequence[str] | None = None,
     ) -> RecallResult:
         """The memories that best answer ``query`` (current beliefs only unless asked); with
-        ``reinforce=False`` it only looks, and strengthens nothing it returns."""
+        ``reinforce=False`` it only looks, and strengthens nothing it returns; with ``categories``
+        only memories holding one of them (X5 domain filter)."""
         request = RecallQuery(
             query=query,
             scope=scope,
@@ -247,6 +257,7 @@ class Memory:
             include_superseded=include_superseded,
             reinforce=reinforce,
             max_tokens=max_tokens,
+            categories=categories,
         )
         return self.recall_query(request, allowed=allowed)
 
@@ -297,13 +308,32 @@ class Memory:
                 check_writable(patch.scope)
             self.prepare()
             embedding = None if patch.text is None else self._embedder.embed_one(patch.text).tolist()
-            return self._store.update(memory_id, patch, embedding, self._clock.now())
+            try:
+                return self._store.update(memory_id, patch, embedding, self._clock.now())
+            except NotFoundError:
+                self._refuse_if_readable(memory_id)
+                raise
 
     def delete(self, memory_id: str, *, allowed: Sequence[str] | None = None) -> None:
         """Delete one memory and its edges; NotFoundError if unknown (or outside ``allowed``)."""
         self.prepare()
         with confined(allowed):
-            self._store.delete(memory_id)
+            try:
+                self._store.delete(memory_id)
+            except NotFoundError:
+                self._refuse_if_readable(memory_id)
+                raise
+
+    def _refuse_if_readable(self, memory_id: str) -> None:
+        """X5: a memory the caller reads but may not change (another agent's space of its tenant)
+        is ScopeForbiddenError, not an unknown id; returns when it is unknown to the caller too."""
+        if current_allowed() == current_writable():
+            return
+        try:
+            scope = self._store.get(memory_id).scope
+        except NotFoundError:
+            return
+        raise ScopeForbiddenError(writes_refused(scope, current_writable() or []))
 
     def forget(self, what: ForgetFilter, *, allowed: Sequence[str] | None = None) -> int:
         """Delete every memory matching all given filters (and inside ``allowed``); returns how many."""
@@ -400,9 +430,13 @@ class Memory:
         """
         self.prepare()
         with confined(allowed):
-            return self._sessions.record_turn(
-                session_id, role, text, user=user, scope=scope, at=at, nudge_every=nudge_every
-            )
+            try:
+                return self._sessions.record_turn(
+                    session_id, role, text, user=user, scope=scope, at=at, nudge_every=nudge_every
+                )
+            except NotFoundError:
+                self._sessions.check_writable_conversation(session_id)
+                raise
 
     def review_conversation(self, session_id: str) -> ReviewOutcome | None:
         """The memory nudge: store what the pending turns hold. Never raises; None when it failed."""
@@ -418,6 +452,7 @@ class Memory:
         unknown (or outside ``allowed``)."""
         self.prepare()
         with confined(allowed):
+            self._sessions.check_writable_conversation(session_id)
             return self._sessions.end(session_id)
 
     def conversation(self, session_id: str, *, allowed: Sequence[str] | None = None) -> Conversation:
@@ -639,7 +674,7 @@ class Memory:
 def _operator_only(allowed: Sequence[str] | None, what: str) -> None:
     """Refuse a whole-graph operation to a caller confined to scopes."""
     with confined(allowed):
-        if current_allowed() is not None:
+        if current_allowed() is not None or current_writable() is not None:
             raise ScopeForbiddenError(
                 f"{what} covers every tenant's memories; use an API key not bound to scopes."
             )

@@ -186,6 +186,14 @@ class RecallQuery(BaseModel):
     as_of: UtcDatetime | None = Field(
         default=None, description="Answer with what was believed at this time (default: the current truth)."
     )
+    categories: Categories | None = Field(
+        default=None,
+        max_length=32,
+        description=(
+            "X5 domain filter: only memories holding at least one of these categories (e.g. "
+            "'engineering' when an agent reads what the other agents of its tenant learnt)."
+        ),
+    )
     reinforce: bool = Field(
         default=True,
         description=(

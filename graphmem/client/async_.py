@@ -218,6 +218,7 @@ class AsyncClient:
         intent: Intent | None = None,
         as_of: datetime | None = None,
         reinforce: bool | None = None,
+        categories: list[str] | None = None,
     ) -> RecallResult:
         """The memories that best answer ``query``, with a confidence and the evidence gaps."""
         if isinstance(query, str):
@@ -233,6 +234,7 @@ class AsyncClient:
                 intent=intent,
                 as_of=as_of,
                 reinforce=reinforce,
+                categories=categories,
             )
         return await self._call(calls.recall(query))
 

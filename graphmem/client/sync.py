@@ -223,6 +223,7 @@ class Client:
         intent: Intent | None = None,
         as_of: datetime | None = None,
         reinforce: bool | None = None,
+        categories: list[str] | None = None,
     ) -> RecallResult:
         """The memories that best answer ``query``, with a confidence and the evidence gaps."""
         if isinstance(query, str):
@@ -238,6 +239,7 @@ class Client:
                 intent=intent,
                 as_of=as_of,
                 reinforce=reinforce,
+                categories=categories,
             )
         return self._call(calls.recall(query))
 

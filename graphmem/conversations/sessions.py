@@ -124,6 +124,13 @@ class ConversationSessions:
             raise NotFoundError(f"No conversation has id {conversation_id!r}.")
         return found
 
+    def check_writable_conversation(self, conversation_id: str) -> None:
+        """ScopeForbiddenError for a conversation the caller reads but may not change (X5: another
+        agent's of its tenant); returns for one it may change or does not see."""
+        found = self._store.get(conversation_id)
+        if found is not None:
+            check_writable(found.scope)
+
     def review(self, conversation_id: str) -> ReviewOutcome:
         """Store what the pending turns hold and mark them processed; NotFoundError for an unknown id."""
         with self._lock(conversation_id):

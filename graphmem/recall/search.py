@@ -166,7 +166,9 @@ def search_filter(query: RecallQuery) -> SearchFilter:
     )
     as_of = query.as_of
     statuses = ["active", "superseded"] if query.include_superseded or as_of is not None else ["active"]
-    return SearchFilter(scopes=scopes, statuses=statuses, layers=query.layers, as_of=as_of)
+    return SearchFilter(
+        scopes=scopes, statuses=statuses, layers=query.layers, as_of=as_of, categories=query.categories
+    )
 
 
 @dataclass(frozen=True)
