@@ -76,6 +76,15 @@ class TurnRequest(BaseModel):
     at: datetime | None = Field(
         default=None, description="When it was said; default now. Naive times are UTC."
     )
+    max_llm_calls: int | None = Field(
+        default=None,
+        ge=0,
+        le=1000,
+        description=(
+            "X6 budget: language-model calls the review this turn schedules may make; below what "
+            "a review needs (2), it runs offline, without the model (cost.skipped: llm_review)."
+        ),
+    )
 
     @field_validator("at")
     @classmethod

@@ -48,6 +48,7 @@ from graphmem.errors import (
 from graphmem.graph.subgraph import subgraph
 from graphmem.keys import ApiKeys
 from graphmem.llm.base import LLM
+from graphmem.llm.budget import BudgetedLLM
 from graphmem.llm.none import NoLLM
 from graphmem.models import (
     DecisionRecord,
@@ -65,7 +66,7 @@ from graphmem.models import (
     RecallResult,
     WriteResult,
 )
-from graphmem.recall.budget import within_budget
+from graphmem.recall.budget import SUB_QUERIES, tight_budget, within_budget
 from graphmem.recall.feedback import FeedbackLoop
 from graphmem.recall.reinforce import RetrievalReinforcer
 from graphmem.recall.search import Recaller, RecallSettings
@@ -129,7 +130,7 @@ class Memory:
         self._executor = executor
         self._embedder = embedder
         self._clock = clock
-        self._llm: LLM = llm or NoLLM()
+        self._llm: LLM = BudgetedLLM(llm or NoLLM())  # X6: a review under budget skips the model
         self._limits = limits or WriteLimits()
         self._store = MemoryStore(executor)
         dynamics = MemoryDynamicsStore(executor)
@@ -273,7 +274,8 @@ class Memory:
         self.prepare()
         with confined(allowed):
             answer = self._recaller.recall(_narrowed(request, current_allowed()))
-        answer = within_budget(answer, request.max_tokens, (time.perf_counter() - started) * 1000)
+        skipped = [SUB_QUERIES] if tight_budget(request.max_tokens, request.limit) else []
+        answer = within_budget(answer, request.max_tokens, (time.perf_counter() - started) * 1000, skipped)
         if request.reinforce:
             self._reinforcer.submit(answer.results)  # D2 + D3, off the request path
         return answer
@@ -420,6 +422,7 @@ class Memory:
         scope: str | None = None,
         at: datetime | None = None,
         nudge_every: int = DEFAULT_NUDGE_EVERY,
+        max_llm_calls: int | None = None,
         allowed: Sequence[str] | None = None,
     ) -> TurnResult:
         """Record a turn; when ``review_scheduled``, run :meth:`review_conversation` after replying.
@@ -432,20 +435,28 @@ class Memory:
         with confined(allowed):
             try:
                 return self._sessions.record_turn(
-                    session_id, role, text, user=user, scope=scope, at=at, nudge_every=nudge_every
+                    session_id,
+                    role,
+                    text,
+                    user=user,
+                    scope=scope,
+                    at=at,
+                    nudge_every=nudge_every,
+                    max_llm_calls=max_llm_calls,
                 )
             except NotFoundError:
                 self._sessions.check_writable_conversation(session_id)
                 raise
 
-    def review_conversation(self, session_id: str) -> ReviewOutcome | None:
-        """The memory nudge: store what the pending turns hold. Never raises; None when it failed."""
+    def review_conversation(self, session_id: str, *, offline: bool = False) -> ReviewOutcome | None:
+        """The memory nudge: store what the pending turns hold (``offline``: without the language
+        model, X6). Never raises; None when it failed."""
         try:
             self.prepare()
         except GraphmemError as e:
             log.warning("memory review of %s skipped: %s", session_id, e)
             return None
-        return self._sessions.review_quietly(session_id)
+        return self._sessions.review_quietly(session_id, offline=offline)
 
     def end_conversation(self, session_id: str, *, allowed: Sequence[str] | None = None) -> FlushResult:
         """Flush the pending turns into memories and close the conversation; NotFoundError if

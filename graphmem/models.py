@@ -217,6 +217,10 @@ class RecallCost(BaseModel):
     usd: float = 0.0
     ms: float = Field(description="Time spent answering, in milliseconds")
     cut: int = Field(default=0, description="Matching memories left out to fit max_tokens")
+    skipped: list[str] = Field(
+        default_factory=list,
+        description="Expensive steps left out to keep within the budget (sub_queries: the deeper search)",
+    )
 
 
 class RecallResult(BaseModel):

@@ -33,10 +33,11 @@ def record_turn(
         scope=body.scope,
         at=body.at,
         nudge_every=request.app.state.nudge_every_user_turns,
+        max_llm_calls=body.max_llm_calls,
         allowed=allowed,
     )
     if result.review_scheduled:
-        background.add_task(memory.review_conversation, session_id)
+        background.add_task(memory.review_conversation, session_id, offline=result.review_offline)
     return result
 
 
