@@ -28,7 +28,7 @@ def normalize_scope(scope: str | None) -> str:
     if len(scope) > MAX_SCOPE_LENGTH:
         raise InvalidInputError(
             f"Invalid scope: {len(scope)} characters, over the limit of {MAX_SCOPE_LENGTH}; "
-            "use a shorter path."
+            "use a shorter path like '/user/alice/health'."
         )
     value = scope.strip()
     if not value.startswith("/"):

@@ -9,18 +9,22 @@ unbound key.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import anyio
 import pytest
 from fastapi.testclient import TestClient
+from mcp import Client as MCPClient
 
 from api.app import create_app
 from graphmem.config import parse_api_key
 from graphmem.connect import Neo4jTarget
 from graphmem.keys import KeyRing
+from graphmem.mcp.server import build_server
 from graphmem.memory import Memory
 from graphmem.tenancy import Grant
 from tests.api.test_keys import cli
@@ -379,3 +383,35 @@ def test_an_agent_key_leaks_nothing_of_another_tenant_and_changes_nothing_of_ano
     assert leaks == []
     assert snapshot(http, GLOBEX) == globex_before  # 0 changes to the other tenant
     assert snapshot(http, CODER, ignore=DYNAMICS) == coder_before  # 0 changes to the other agent
+
+
+def test_mcp_tools_of_an_agent_key_read_the_tenant_and_write_only_its_space(
+    http: TestClient, memory: Memory, data: dict[str, Any]
+) -> None:
+    coder_before = snapshot(http, CODER, ignore=DYNAMICS)
+    globex_before = snapshot(http, GLOBEX)
+    _, planner = parse_api_key(KEYS["planner"])
+    server = build_server(memory, allowed=planner)
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("recall", {"query": "Bazel build", "scope": ACME, "categories": ["engineering"]}),
+        ("recall", {"query": "Globex Bazel plan", "scope": "/"}),
+        ("get_memory_history", {"memory_id": data["globex"][0]}),
+        ("remember", {"text": "Use Make.", "scope": CODER}),
+        ("remember", {"text": "Use Make.", "scope": GLOBEX}),
+        ("forget", {"memory_ids": data["coder"] + data["globex"]}),
+        ("forget", {"scope": ACME}),
+    ]
+    answers: list[str] = []
+
+    async def session() -> None:
+        async with MCPClient(server) as client:
+            for name, args in calls:
+                result = await client.call_tool(name, args)
+                answers.append(json.dumps(result.model_dump(mode="json")))
+
+    anyio.run(session)
+    assert data["coder"][0] in answers[0]  # another agent's memory of the tenant, by domain
+    assert not any(s in a for a in answers for s in GLOBEX_SECRETS)
+    assert "scope_forbidden" in answers[3] and "scope_forbidden" in answers[4]
+    assert snapshot(http, CODER, ignore=DYNAMICS) == coder_before
+    assert snapshot(http, GLOBEX) == globex_before
