@@ -3,7 +3,9 @@ answer is what the OpenAPI says (status, content type, headers, body), while wha
 invalid is refused and what it calls valid is accepted.
 
 The API runs with uvicorn on the session's Neo4j. A bounded number of examples per operation
-(``EXAMPLES``, a fixed seed) keeps the run to a few minutes. Two routes act on the whole graph
+(``EXAMPLES``, a fixed seed) keeps the run to a few minutes. It writes random memories into
+random scopes of the session's graph, so it runs after every other test (``runs_last``). Two
+routes act on the whole graph
 (``forget`` with a broad filter, ``consolidate``): they are fuzzed with a key bound to a scope of
 their own, so they cannot wipe or rewrite the memories other tests keep in the same database.
 """
@@ -26,7 +28,7 @@ from api.app import create_app
 from graphmem.memory import Memory
 from graphmem.runtime.ports import LOOPBACK, free_port
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.runs_last]
 
 EXAMPLES = 12
 SEED = 20261126
