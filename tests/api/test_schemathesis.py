@@ -15,6 +15,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -83,7 +84,8 @@ def schemathesis(address: str, key: str, *options: str) -> subprocess.CompletedP
         f"Authorization: Bearer {key}",
         *options,
     ]
-    return subprocess.run(command, capture_output=True, text=True, timeout=1200, check=False)
+    with tempfile.TemporaryDirectory() as workdir:  # its cache (.schemathesis/) stays out of the repo
+        return subprocess.run(command, capture_output=True, text=True, timeout=1200, check=False, cwd=workdir)
 
 
 def test_schemathesis_finds_no_server_error_and_no_schema_mismatch(served: str) -> None:
