@@ -23,6 +23,7 @@ from graphmem.agents.readonly import (
     MAX_ROW_LIMIT,
     MAX_TIMEOUT_SECONDS,
 )
+from graphmem.models import JsonInt
 
 _RESPONSES: dict[int | str, dict[str, Any]] = {
     **ERROR_RESPONSES,
@@ -44,14 +45,14 @@ _SCOPES = Field(
 class CypherRequest(BaseModel):
     """An agent's own read-only query."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     query: str = Field(
         min_length=1, max_length=MAX_QUERY_CHARS, description="One read-only Cypher statement."
     )
     params: dict[str, Any] | None = Field(default=None, description="Values for its $parameters.")
     scopes: list[str] | None = _SCOPES
-    limit: int = Field(default=DEFAULT_ROW_LIMIT, ge=1, le=MAX_ROW_LIMIT, description="Most rows returned.")
+    limit: JsonInt = Field(default=DEFAULT_ROW_LIMIT, ge=1, le=MAX_ROW_LIMIT, description="Most rows given.")
     timeout: float = Field(
         default=DEFAULT_TIMEOUT_SECONDS,
         gt=0,
@@ -63,11 +64,11 @@ class CypherRequest(BaseModel):
 class ReadyMadeRequest(BaseModel):
     """Parameters for a ready-made query."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     params: dict[str, Any] | None = Field(default=None, description="The parameters the query lists.")
     scopes: list[str] | None = _SCOPES
-    limit: int = Field(default=DEFAULT_ROW_LIMIT, ge=1, le=MAX_ROW_LIMIT, description="Most rows returned.")
+    limit: JsonInt = Field(default=DEFAULT_ROW_LIMIT, ge=1, le=MAX_ROW_LIMIT, description="Most rows given.")
 
 
 class ReadyMadeList(BaseModel):

@@ -218,6 +218,7 @@ class AsyncClient:
         intent: Intent | None = None,
         as_of: datetime | None = None,
         reinforce: bool | None = None,
+        categories: list[str] | None = None,
     ) -> RecallResult:
         """The memories that best answer ``query``, with a confidence and the evidence gaps."""
         if isinstance(query, str):
@@ -233,6 +234,7 @@ class AsyncClient:
                 intent=intent,
                 as_of=as_of,
                 reinforce=reinforce,
+                categories=categories,
             )
         return await self._call(calls.recall(query))
 
@@ -267,9 +269,12 @@ class AsyncClient:
         user: str | None = None,
         scope: str | None = None,
         at: datetime | None = None,
+        max_llm_calls: int | None = None,
     ) -> TurnResult:
         """Record one turn of a conversation (created on its first turn); reviews run on the server."""
-        turn = build(TurnRequest, role=role, text=text, user=user, scope=scope, at=at)
+        turn = build(
+            TurnRequest, role=role, text=text, user=user, scope=scope, at=at, max_llm_calls=max_llm_calls
+        )
         return await self._call(calls.record_turn(session_id, turn))
 
     async def end_conversation(self, session_id: str) -> FlushResult:
