@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
 
-from api.deps import AllowedDep, MemoryDep
+from graphmem.api.deps import AllowedDep, MemoryDep
 from graphmem.consolidate.background import BackgroundRuns
 from graphmem.consolidate.models import (
     ConsolidateRequest,

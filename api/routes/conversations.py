@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, BackgroundTasks, Request, status
 
-from api.deps import AllowedDep, MemoryDep
-from api.schemas import ERROR_RESPONSES, TurnRequest
+from graphmem.api.deps import AllowedDep, MemoryDep
+from graphmem.api.schemas import ERROR_RESPONSES, TurnRequest
 from graphmem.conversations.models import Conversation, FlushResult, TurnResult
 
 router = APIRouter(tags=["conversations"], responses=ERROR_RESPONSES)

@@ -7,10 +7,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from api.deps import AllowedDep, MemoryDep
-from api.schemas import ERROR_RESPONSES
 from graphmem.agenda.profile import DEFAULT_PROFILE_CHARS, MAX_PROFILE_CHARS
 from graphmem.agenda.triggers import DEFAULT_DUE_WINDOW_DAYS
+from graphmem.api.deps import AllowedDep, MemoryDep
+from graphmem.api.schemas import ERROR_RESPONSES
 from graphmem.conversations.models import SessionContext
 
 router = APIRouter(tags=["sessions"], responses=ERROR_RESPONSES)

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from graphmem.api.app import create_app
 from graphmem.clock import SystemClock
 from graphmem.config import Settings
 from graphmem.connect import Neo4jTarget, open_memory
