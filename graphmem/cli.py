@@ -69,8 +69,8 @@ def serve(settings: Settings, host: str | None, port: int | None) -> None:
     """Start the managed Neo4j (unless GRAPHMEM_NEO4J_URI is set), then the REST API."""
     import uvicorn
 
-    from api.app import create_app
-    from api.ratelimit import RateLimits, parse_limit
+    from graphmem.api.app import create_app
+    from graphmem.api.ratelimit import RateLimits, parse_limit
 
     if settings.managed:
         info = ManagedNeo4j.from_settings(settings).start()

@@ -7,6 +7,7 @@ import threading
 import time
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
+from functools import partial
 from typing import Any
 
 import networkx as nx
@@ -138,12 +139,13 @@ class Memory:
         self._reinforcer = RetrievalReinforcer(dynamics, clock)
         self._episodes = episodes
         checker = BeliefChecker(self._llm, beliefs)
+        self._trigger_linking = TriggerLinking()
         linkers: list[GraphLinker] = [
             # Offline entity extraction on the write path (no model call per write); with a model
             # configured, graphiti extracts entities and facts from the same memories afterwards.
             EntityLinking(EntityLinker(NoLLM(), embedder, EntityStore(executor), clock=clock)),
             DecisionRecording(DecisionRecorder(self._llm, embedder, DecisionStore(executor), clock=clock)),
-            TriggerLinking(),  # W10: a memory naming a future day gets a FutureTrigger
+            self._trigger_linking,  # W10: a memory naming a future day gets a FutureTrigger
         ]
         self._writer = RememberPipeline(
             self._store, embedder, clock, self._limits, checker, FieldInference(self._llm), linkers
@@ -301,8 +303,9 @@ class Memory:
     def update(
         self, memory_id: str, patch: MemoryPatch, *, allowed: Sequence[str] | None = None
     ) -> MemoryRecord:
-        """Change fields of a memory (a new text is re-embedded); NotFoundError if unknown (or
-        outside ``allowed``), ScopeForbiddenError when moving it outside ``allowed``."""
+        """Change fields of a memory (a new text is re-embedded and its forward triggers are
+        computed again); NotFoundError if unknown (or outside ``allowed``), ScopeForbiddenError
+        when moving it outside ``allowed``."""
         if patch.text is not None:
             check_inputs([MemoryInput(text=patch.text)], self._limits)
         with confined(allowed):
@@ -310,8 +313,10 @@ class Memory:
                 check_writable(patch.scope)
             self.prepare()
             embedding = None if patch.text is None else self._embedder.embed_one(patch.text).tolist()
+            now = self._clock.now()
+            retrigger = None if patch.text is None else partial(self._trigger_linking.replace, now=now)
             try:
-                return self._store.update(memory_id, patch, embedding, self._clock.now())
+                return self._store.update(memory_id, patch, embedding, now, retrigger)
             except NotFoundError:
                 self._refuse_if_readable(memory_id)
                 raise

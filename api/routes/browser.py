@@ -13,7 +13,7 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Query, Request, Response
 from fastapi.responses import HTMLResponse, PlainTextResponse
 
-from api.schemas import ERROR_RESPONSES
+from graphmem.api.schemas import ERROR_RESPONSES
 from graphmem.browser.guide import DEFAULT_LIMIT, render_guide
 from graphmem.browser.links import GUIDE_PATH, STYLE_PATH
 from graphmem.browser.views import browser_views, style_sheet

@@ -7,8 +7,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
 
-from api.deps import AllowedDep, MemoryDep
-from api.schemas import ERROR_RESPONSES
+from graphmem.api.deps import AllowedDep, MemoryDep
+from graphmem.api.schemas import ERROR_RESPONSES
 from graphmem.consolidate.background import BackgroundRuns
 from graphmem.consolidate.models import (
     ConsolidateRequest,

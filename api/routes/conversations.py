@@ -6,8 +6,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, BackgroundTasks, Path, Request, status
 
-from api.deps import AllowedDep, MemoryDep
-from api.schemas import ERROR_RESPONSES, NAME_SCHEMA, TurnRequest
+from graphmem.api.deps import AllowedDep, MemoryDep
+from graphmem.api.schemas import ERROR_RESPONSES, NAME_SCHEMA, TurnRequest
 from graphmem.conversations.models import Conversation, FlushResult, TurnResult
 
 SessionId = Annotated[str, Path(description="The conversation's id", json_schema_extra=NAME_SCHEMA)]

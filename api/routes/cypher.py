@@ -12,8 +12,6 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
-from api.deps import KeyScopesDep, MemoryDep
-from api.schemas import ERROR_RESPONSES, ErrorBody
 from graphmem.agents.confine import narrow_scopes
 from graphmem.agents.models import AgentQuery, CypherResult
 from graphmem.agents.readonly import (
@@ -23,6 +21,8 @@ from graphmem.agents.readonly import (
     MAX_ROW_LIMIT,
     MAX_TIMEOUT_SECONDS,
 )
+from graphmem.api.deps import KeyScopesDep, MemoryDep
+from graphmem.api.schemas import ERROR_RESPONSES, ErrorBody
 from graphmem.models import JsonInt
 
 _RESPONSES: dict[int | str, dict[str, Any]] = {

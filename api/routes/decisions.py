@@ -6,8 +6,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from api.deps import AllowedDep, MemoryDep
-from api.schemas import ERROR_RESPONSES, SCOPE_SCHEMA, DecisionsResponse
+from graphmem.api.deps import AllowedDep, MemoryDep
+from graphmem.api.schemas import ERROR_RESPONSES, SCOPE_SCHEMA, DecisionsResponse
 from graphmem.decisions.detect import Domain
 
 router = APIRouter(tags=["decisions"], responses=ERROR_RESPONSES)

@@ -6,8 +6,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from api.deps import KeyScopesDep, MemoryDep
-from api.schemas import ERROR_RESPONSES, SCOPE_SCHEMA
+from graphmem.api.deps import KeyScopesDep, MemoryDep
+from graphmem.api.schemas import ERROR_RESPONSES, SCOPE_SCHEMA
 from graphmem.scopetree import ScopeNode
 
 router = APIRouter(tags=["scopes"], responses=ERROR_RESPONSES)

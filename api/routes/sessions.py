@@ -6,10 +6,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from api.deps import AllowedDep, MemoryDep
-from api.schemas import ERROR_RESPONSES, NAME_SCHEMA, SCOPE_SCHEMA, IsoDay
 from graphmem.agenda.profile import DEFAULT_PROFILE_CHARS, MAX_PROFILE_CHARS
 from graphmem.agenda.triggers import DEFAULT_DUE_WINDOW_DAYS
+from graphmem.api.deps import AllowedDep, MemoryDep
+from graphmem.api.schemas import ERROR_RESPONSES, NAME_SCHEMA, SCOPE_SCHEMA, IsoDay
 from graphmem.conversations.models import SessionContext
 
 router = APIRouter(tags=["sessions"], responses=ERROR_RESPONSES)

@@ -6,9 +6,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from api.deps import KeyScopesDep, MemoryDep
-from api.schemas import ERROR_RESPONSES, SCOPE_SCHEMA, IsoDay
 from graphmem.agenda.models import FutureTrigger
+from graphmem.api.deps import KeyScopesDep, MemoryDep
+from graphmem.api.schemas import ERROR_RESPONSES, SCOPE_SCHEMA, IsoDay
 
 router = APIRouter(tags=["triggers"], responses=ERROR_RESPONSES)
 

@@ -10,9 +10,9 @@ from typing import Any, Literal, Self, TypeVar, overload
 
 import httpx
 
-from api.schemas import BatchResponse, ExtractRequest, QueuedBatch, TurnRequest, WriteJobStatus
 from graphmem.agenda.models import FutureTrigger
 from graphmem.agents.models import AgentQuery, CypherResult
+from graphmem.api.schemas import BatchResponse, ExtractRequest, QueuedBatch, TurnRequest, WriteJobStatus
 from graphmem.client import _calls as calls
 from graphmem.client._calls import BatchItem, build
 from graphmem.client._retry import RetryPolicy, delay_after_exception, delay_after_response

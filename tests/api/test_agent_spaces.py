@@ -20,7 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 from mcp import Client as MCPClient
 
-from api.app import create_app
+from graphmem.api.app import create_app
 from graphmem.config import parse_api_key
 from graphmem.connect import Neo4jTarget
 from graphmem.keys import KeyRing

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 import uvicorn
 
-from api.app import create_app
+from graphmem.api.app import create_app
 from graphmem.memory import Memory
 from graphmem.runtime.ports import LOOPBACK, free_port
 
