@@ -18,7 +18,7 @@ from __future__ import annotations
 from datetime import datetime, time
 
 from graphmem.consolidate.context import RunContext
-from graphmem.dynamics.decay import HIDDEN_BELOW, decayed_strength
+from graphmem.dynamics.decay import HIDDEN_BELOW, STRENGTH_FLOOR, decayed_strength
 from graphmem.store.decay import DecayStore, StrengthFacts
 
 STEP = "D1 decay"
@@ -55,7 +55,7 @@ class DecayPass:
         """Record the strengths as of the start of the run's day; count what was written and hidden."""
         when = day_start(ctx.now)
         seen = 0
-        for page in self._store.pages(self._page):
+        for page in self._store.pages(self._page, STRENGTH_FLOOR):  # at the floor nothing changes
             rows = []
             for facts in page:
                 value = strength_on(facts, when)

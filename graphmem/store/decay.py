@@ -31,11 +31,12 @@ class DecayStore:
     def __init__(self, executor: QueryExecutor) -> None:
         self._executor = executor
 
-    def pages(self, page: int) -> Iterator[list[StrengthFacts]]:
-        """Every active memory, ``page`` at a time, in id order."""
+    def pages(self, page: int, floor: float) -> Iterator[list[StrengthFacts]]:
+        """Every active memory not yet faded down to ``floor``, ``page`` at a time, in id order."""
         after = ""
         while True:
-            rows = [native(r) for r in self._executor.read("decay/strength_page", after=after, page=page)]
+            found = self._executor.read("decay/strength_page", after=after, page=page, floor=floor)
+            rows = [native(r) for r in found]
             if not rows:
                 return
             yield [
