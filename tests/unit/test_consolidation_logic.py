@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
@@ -269,3 +270,16 @@ def test_topics_come_from_rare_shared_words_when_no_entity_was_extracted() -> No
     assert found == [("k1", "k2", "k3"), ("r1", "r2", "r3")]  # 'user' is in too many to tie anything
     without_words = TopicWeights(neighbours=0, words=0.0, floor=0.1, entity_max_share=0.4)
     assert topic_clusters(neighbours, {}, signals, without_words, 3) == []
+
+
+def test_decay_pass_counts_from_the_last_use_and_is_the_same_all_day() -> None:
+    from graphmem.consolidate.decay import day_start, strength_on
+    from graphmem.store.decay import StrengthFacts
+
+    now = datetime(2026, 6, 1, 17, 30, tzinfo=UTC)
+    imported = StrengthFacts("a", 1.0, now - timedelta(hours=5), 0, False, 1.0, None, None)
+    assert strength_on(imported, day_start(now)) == 1.0  # entered the graph today: not faded yet
+    unused = replace(imported, used=now - timedelta(days=90))
+    assert strength_on(unused, day_start(now)) == strength_on(unused, day_start(now + timedelta(hours=6)))
+    assert 0.1 < strength_on(unused, day_start(now)) < 0.11  # 89.3 days to the start of the day
+    assert strength_on(replace(unused, pinned=True), day_start(now)) == 1.0
