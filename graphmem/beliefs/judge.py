@@ -116,6 +116,8 @@ def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
     if sentence_count(old.body) > 1 or sentence_count(new.body) > 1:
         return Verdict(False, "not an atomic statement")
     whole_a, whole_b = read_clause(old.body, old.speaker), read_clause(new.body, new.speaker)
+    if not (whole_a.statement and whole_b.statement):
+        return Verdict(False, "a request, a wish or thanks: no belief")
     if whole_a.hedged or whole_b.hedged:
         return Verdict(False, "a plan or a guess, not a change")
     if whole_a.past_only or whole_b.past_only:

@@ -94,6 +94,7 @@ class Clause:
     lemmas: frozenset[str] = frozenset()  # every lemma of the clause, lower case
     mentions: frozenset[str] = frozenset()  # who or what the clause names anywhere (subject, objects)
     subject_nouns: frozenset[str] = frozenset()  # the nouns of the subject itself (not its possessor)
+    statement: bool = True  # says how things are (not a request, a wish or thanks: "Take care!")
 
 
 @lru_cache(maxsize=1)
@@ -251,6 +252,17 @@ def _back_then(doc: Any) -> bool:
     return False
 
 
+def _says_how_things_are(root: Any) -> bool:
+    """False for a request or a wish ("Take care!", "Let me know", "Stay safe": a bare verb with no
+    subject), an interjection or thanks: chat formulas that state no belief."""
+    if root is None:
+        return True
+    if root.pos_ == "INTJ" or root.lemma_.lower() in {"thank", "thanks"}:
+        return False
+    subjects = {"nsubj", "nsubjpass", "expl", "csubj"}
+    return not (root.tag_ == "VB" and not any(c.dep_ in subjects for c in root.children))
+
+
 def _date_numbers(doc: Any) -> set[float]:
     """The numbers inside dates and times of day ("on 3 March", "at 9:30")."""
     return {n for e in doc.ents if e.label_ in {"DATE", "TIME"} for n in _numbers(e.text)}
@@ -385,4 +397,5 @@ def _read(text: str, speaker: str) -> Clause:
         lemmas=frozenset(lemmas),
         mentions=frozenset(_mentions(doc, speaker)),
         subject_nouns=frozenset(_subject_nouns(doc)),
+        statement=_says_how_things_are(next((t for t in doc if t.dep_ == "ROOT"), None)),
     )

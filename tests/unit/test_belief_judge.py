@@ -106,3 +106,21 @@ def test_moving_back_in_with_someone_is_a_move_not_a_memory() -> None:
     assert judge(old, moved_back, 0.71).conflict
     looking_back = read_statement("Back in 2019 Oliver lived with his parents.")
     assert not judge(read_statement("Oliver lives in Leeds."), looking_back, 0.6).conflict
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Jolene: Thanks for the kind words!", "Jolene: Take care!"),
+        ("Jolene: Stay safe!", "Jolene: Take care!"),
+        ("Deborah: Let's go into more detail.", "Deborah: Let me know your thoughts on the albums!"),
+    ],
+)
+def test_chat_formulas_state_no_belief_to_replace(old: str, new: str) -> None:
+    assert not judge(read_statement(old), read_statement(new), 0.8).conflict
+
+
+def test_a_decision_to_use_something_is_still_a_statement() -> None:
+    assert judge(
+        read_statement("We decided to use Postgres."), read_statement("We now use MySQL instead."), 0.8
+    ).conflict
