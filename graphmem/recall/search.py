@@ -34,6 +34,7 @@ from graphmem.recall.ranking import (
 from graphmem.recall.scoring import Intent, ScoreWeights, composite_factor, intent_boost
 from graphmem.recall.subqueries import sub_queries
 from graphmem.recall.trust import trust_pass
+from graphmem.recall.vector_cache import VectorCache
 from graphmem.scopes import scope_filter
 from graphmem.store.executor import Transaction
 from graphmem.store.search import Candidate, Facts, Neighbour, SearchFilter, SearchStore
@@ -62,6 +63,9 @@ class RecallSettings:
     deep_below: float = 0.3
     sub_query_budget: int = 3
     weights: ScoreWeights = field(default_factory=ScoreWeights)
+    # Scoped recall ranks by vector in process (recall/vector_cache.py): at most this many memories
+    # are held (4 bytes x dimension each: 384 floats make 150 MB per 100k); 0 turns the cache off.
+    vector_cache_rows: int = 250_000
 
 
 QUERY_VECTOR_CACHE = 512  # query vectors kept (about 12 KB each as a list of floats: 6 MB at most)
@@ -193,6 +197,8 @@ class Recaller:
         self._clock = clock or SystemClock()
         self._vectors: OrderedDict[tuple[str, ...], list[float]] = OrderedDict()
         self._cache_lock = threading.Lock()
+        rows = self._settings.vector_cache_rows
+        self._cache = VectorCache(embedder.dimension, rows) if rows > 0 else None
 
     def _embed(self, texts: tuple[str, ...]) -> list[float]:
         """The query vector of ``texts`` (the query, then recent context), from a small LRU cache:
@@ -235,7 +241,14 @@ class Recaller:
         s = self._settings
 
         def work(tx: Transaction) -> _Found:
-            vector, fulltext = self._search.candidates(
+            cached = (
+                self._cache.candidates(
+                    tx, embedding, lucene, seek, limit=pool, text_k=pool * 2, text_limit=pool
+                )
+                if self._cache is not None
+                else None
+            )
+            vector, fulltext = cached or self._search.candidates(
                 tx,
                 embedding,
                 lucene,

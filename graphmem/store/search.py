@@ -90,7 +90,8 @@ class Neighbour:
     mentioned_by: int = 0  # for MENTIONS: how many memories mention the rarest entity shared
 
 
-def _facts(row: Row) -> Facts:
+def facts_of(row: Row) -> Facts:
+    """The ranking facts of a candidate row (the columns every search query returns)."""
     return Facts(
         importance=float(row["importance"] if row["importance"] is not None else 0.5),
         strength=float(row["strength"] if row["strength"] is not None else 1.0),
@@ -158,11 +159,11 @@ class SearchStore:
         for r in rows:
             if r["retriever"] == "vector":
                 cosine = cosine_from_index_score(float(r["score"]))
-                vector.append(Candidate(r["id"], cosine, _facts(r), cosine, str(r["text"])))
+                vector.append(Candidate(r["id"], cosine, facts_of(r), cosine, str(r["text"])))
             else:
                 fulltext.append(
                     Candidate(
-                        r["id"], float(r["score"]), _facts(r), _similarity(r["similarity"]), str(r["text"])
+                        r["id"], float(r["score"]), facts_of(r), _similarity(r["similarity"]), str(r["text"])
                     )
                 )
         return vector, fulltext
@@ -197,7 +198,7 @@ class SearchStore:
         found = []
         for r in rows:
             cosine = cosine_from_index_score(float(r["score"]))
-            found.append(Candidate(r["id"], cosine, _facts(r), cosine, str(r["text"])))
+            found.append(Candidate(r["id"], cosine, facts_of(r), cosine, str(r["text"])))
         return found
 
     @staticmethod
@@ -226,7 +227,7 @@ class SearchStore:
                 r["seed"],
                 r["via"],
                 r["id"],
-                _facts(r),
+                facts_of(r),
                 _similarity(r["similarity"]),
                 str(r["text"]),
                 int(r["mentioned_by"] or 0),
