@@ -1,15 +1,19 @@
 // Recall's candidates when its vector hits come ranked from the in-process vector cache: the revisions of the scopes asked for (the cache was current if it knows them all), the hits that pass the filters in rank order (the first $limit), and the best BM25 matches of $text (none when it is null); the same filters as recall_candidates.
 // mode: read
-CALL {
+CALL () {
   UNWIND $scopes AS s
   MATCH (l:ScopeLock)
   WHERE l.scope = s.path OR l.scope STARTS WITH s.prefix
   WITH DISTINCT l
   RETURN collect([l.scope, coalesce(l.revision, 0)]) AS revisions
 }
-CALL {
+CALL () {
   UNWIND $hits AS h
-  MATCH (m:Memory {id: h.id})
+  CALL (h) {
+    MATCH (m:Memory {id: h.id})
+    RETURN m
+  }
+  WITH m, h
   WHERE m.status IN $statuses
     AND ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
     AND any(s IN $scopes WHERE m.scope = s.path OR m.scope STARTS WITH s.prefix)
@@ -22,8 +26,7 @@ CALL {
   LIMIT $limit
   RETURN collect({m: m, score: h.cosine, retriever: 'vector'}) AS vector
 }
-CALL {
-  WITH revisions
+CALL (revisions) {
   WITH revisions WHERE $text IS NOT NULL
   CALL db.index.fulltext.queryNodes('memory_text', $text, {limit: $text_k}) YIELD node AS m, score
   WHERE m.status IN $statuses

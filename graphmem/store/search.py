@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any, TypeVar
 
 from graphmem.models import MemoryRecord
@@ -108,6 +108,22 @@ def facts_of(row: Row) -> Facts:
     )
 
 
+_TIMES = ("created_at", "occurred_at", "last_accessed_at", "updated_at")
+
+
+def instant(parts: list[int] | None) -> datetime | None:
+    """A datetime from Cypher's ``[t.epochSeconds, t.nanosecond, t.offsetSeconds]`` (None for null)."""
+    if parts is None:
+        return None
+    seconds, nanosecond, offset = parts
+    zone = UTC if not offset else timezone(timedelta(seconds=offset))
+    return datetime.fromtimestamp(seconds, zone).replace(microsecond=nanosecond // 1000)
+
+
+def _times(values: list[list[int] | None]) -> dict[str, datetime | None]:
+    return {name: instant(v) for name, v in zip(_TIMES, values, strict=True)}
+
+
 def _similarity(value: object) -> float:
     """Cosine from ``vector.similarity.cosine`` ((1 + cos) / 2); 0 for a memory without embedding."""
     return cosine_from_index_score(float(value)) if isinstance(value, int | float) else 0.0
@@ -175,7 +191,7 @@ class SearchStore:
         if not ids:
             return Details({}, {}, frozenset(), [])
         rows = tx.run("search/recall_details", ids=ids)
-        records = {r["memory"]["id"]: to_memory(r["memory"]) for r in rows}
+        records = {r["memory"]["id"]: to_memory({**r["memory"], **_times(r["times"])}) for r in rows}
         lineage = {r["memory"]["id"]: set(r["sources"]) for r in rows if r["sources"]}
         copies = frozenset(r["memory"]["id"] for r in rows if r["extractive"] and r["sources"])
         contradictions = [(r["memory"]["id"], b) for r in rows for b in r["contradicts"]]
