@@ -43,7 +43,9 @@ def seed(memory: Memory, scope: str) -> None:
     )
 
 
-def test_a_write_through_another_process_is_recalled_at_once(memory: Memory, other: Memory, scope: str) -> None:
+def test_a_write_through_another_process_is_recalled_at_once(
+    memory: Memory, other: Memory, scope: str
+) -> None:
     seed(memory, scope)
     assert memory.recall(TEA, scope=scope, reinforce=False).results  # this process caches the scope
     tea = other.remember("Every morning Ingrid drinks a pot of lapsang souchong.", scope=scope).memory
