@@ -5,6 +5,7 @@
     python -m bench.scale --n 1000000           # 1M: needs a few GB of heap and hours to embed
     python -m bench.scale --layout one          # everything in one scope
     python -m bench.scale --consolidate         # also time one nightly consolidation (slow)
+    python -m bench.scale --compare-cache       # recall without, then with the vector cache
 
 Every number is a JSON line carrying the machine's load average (``load``) at that moment.
 - corpus: LoCoMo turns (read in place from ../shared/data), then combinations of two turns of
@@ -152,7 +153,9 @@ def rest_ingest(client: httpx.Client, embedder: Embedder, texts: list[str], scop
     )
 
 
-def recall_latency(url: str, queries: list[str], scope: str | None, clients: int, label: str) -> None:
+def recall_latency(
+    url: str, queries: list[str], scope: str | None, clients: int, label: str, cache: str = "on"
+) -> None:
     """p50/p95/p99 of REST recall with ``clients`` concurrent clients over ``queries``."""
 
     def run(part: list[str]) -> list[float]:
@@ -175,6 +178,7 @@ def recall_latency(url: str, queries: list[str], scope: str | None, clients: int
     emit(
         metric="rest_recall_ms",
         where=label,
+        vector_cache=cache,
         clients=clients,
         queries=len(latencies),
         p50=round(statistics.median(latencies), 1),
@@ -182,6 +186,17 @@ def recall_latency(url: str, queries: list[str], scope: str | None, clients: int
         p99=round(percentile(latencies, 99), 1),
         recalls_per_s=round(len(latencies) / seconds, 1),
     )
+
+
+def recall_all(url: str, queries: list[str], per_scope: int, cache: str) -> None:
+    """Warm up, then REST recall latency in one user scope and across the whole graph."""
+    with httpx.Client(base_url=url, timeout=600) as client:
+        for q in queries[:10]:  # warm-up: caches, JIT, the embedder session
+            client.post("/v1/recall", json={"query": q, "scope": "/scale/user0"})
+            client.post("/v1/recall", json={"query": q})
+    for scope, label in (("/scale/user0", f"one scope of {per_scope}"), (None, "whole graph")):
+        for clients in (1, 10):
+            recall_latency(url, queries, scope, clients, label, cache)
 
 
 def main() -> None:
@@ -194,6 +209,11 @@ def main() -> None:
     parser.add_argument("--rest-sample", type=int, default=1000, help="texts ingested through REST")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--consolidate", action="store_true", help="time one nightly run (slow)")
+    parser.add_argument(
+        "--compare-cache",
+        action="store_true",
+        help="measure recall through an API without the in-process vector cache first, then with it",
+    )
     args = parser.parse_args()
 
     texts = corpus(args.n + args.rest_sample)
@@ -212,15 +232,14 @@ def main() -> None:
             memory.prepare()
             build(memory._executor, bulk, vectors, scopes)
         emit(metric="neo4j_memory", settings=neo4j_memory(target))
+        if args.compare_cache:
+            with stack.api_server(
+                target, {"GRAPHMEM_LLM": "none", "GRAPHMEM_RECALL_VECTOR_CACHE_ROWS": "0"}
+            ) as url:
+                recall_all(url, queries, args.n // scopes, "off")
         with stack.api_server(target, {"GRAPHMEM_LLM": "none"}) as url:
             emit(metric="api_rss_mb", when="started", rss_mb=rss_mb(os.getpid()))
-            with httpx.Client(base_url=url, timeout=600) as client:
-                for q in queries[:10]:  # warm-up: caches, JIT, the embedder session
-                    client.post("/v1/recall", json={"query": q, "scope": "/scale/user0"})
-                    client.post("/v1/recall", json={"query": q})
-            for scope, label in (("/scale/user0", f"one scope of {args.n // scopes}"), (None, "whole graph")):
-                for clients in (1, 10):
-                    recall_latency(url, queries, scope, clients, label)
+            recall_all(url, queries, args.n // scopes, "on")
             emit(metric="api_rss_mb", when="after recall", rss_mb=rss_mb(os.getpid()))
             if sample:
                 with httpx.Client(base_url=url, timeout=600) as client:
