@@ -26,7 +26,7 @@ from graphmem.store.search import Candidate, SearchFilter
 from graphmem.tenancy import current_allowed, within
 
 CATCH_UPS = 3  # round trips a recall spends catching up with writes racing it, then it scans
-HITS_PER_RESULT = 4  # hits sent to the graph per candidate asked for (the filters drop some)
+HITS_PER_RESULT = 2  # hits sent to the graph per candidate asked for (the filters drop some)
 
 
 def _normalised(vectors: np.ndarray) -> np.ndarray:
