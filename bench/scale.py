@@ -29,6 +29,7 @@ import statistics
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -188,15 +189,18 @@ def recall_latency(
     )
 
 
-def recall_all(url: str, queries: list[str], per_scope: int, cache: str) -> None:
-    """Warm up, then REST recall latency in one user scope and across the whole graph."""
-    with httpx.Client(base_url=url, timeout=600) as client:
-        for q in queries[:10]:  # warm-up: caches, JIT, the embedder session
-            client.post("/v1/recall", json={"query": q, "scope": "/scale/user0"})
-            client.post("/v1/recall", json={"query": q})
+def recall_all(urls: dict[str, str], queries: list[str], per_scope: int) -> None:
+    """Warm up, then REST recall latency in one user scope and across the whole graph, through
+    each API of ``urls`` (vector cache off/on) one after the other for each measure."""
+    for url in urls.values():
+        with httpx.Client(base_url=url, timeout=600) as client:
+            for q in queries[:10]:  # warm-up: caches, JIT, the embedder session
+                client.post("/v1/recall", json={"query": q, "scope": "/scale/user0"})
+                client.post("/v1/recall", json={"query": q})
     for scope, label in (("/scale/user0", f"one scope of {per_scope}"), (None, "whole graph")):
         for clients in (1, 10):
-            recall_latency(url, queries, scope, clients, label, cache)
+            for cache, url in urls.items():
+                recall_latency(url, queries, scope, clients, label, cache)
 
 
 def main() -> None:
@@ -232,14 +236,14 @@ def main() -> None:
             memory.prepare()
             build(memory._executor, bulk, vectors, scopes)
         emit(metric="neo4j_memory", settings=neo4j_memory(target))
-        if args.compare_cache:
-            with stack.api_server(
-                target, {"GRAPHMEM_LLM": "none", "GRAPHMEM_RECALL_VECTOR_CACHE_ROWS": "0"}
-            ) as url:
-                recall_all(url, queries, args.n // scopes, "off")
-        with stack.api_server(target, {"GRAPHMEM_LLM": "none"}) as url:
+        with ExitStack() as servers:
+            urls = {}
+            if args.compare_cache:
+                off = {"GRAPHMEM_LLM": "none", "GRAPHMEM_RECALL_VECTOR_CACHE_ROWS": "0"}
+                urls["off"] = servers.enter_context(stack.api_server(target, off))
+            url = urls["on"] = servers.enter_context(stack.api_server(target, {"GRAPHMEM_LLM": "none"}))
             emit(metric="api_rss_mb", when="started", rss_mb=rss_mb(os.getpid()))
-            recall_all(url, queries, args.n // scopes, "on")
+            recall_all(urls, queries, args.n // scopes)
             emit(metric="api_rss_mb", when="after recall", rss_mb=rss_mb(os.getpid()))
             if sample:
                 with httpx.Client(base_url=url, timeout=600) as client:
