@@ -264,7 +264,7 @@ class Recaller:
             if similarity_confidence(best) < s.deep_below:  # R4: search deeper, within the budget
                 for text in deeper:
                     vec = self._embed((text,))
-                    deep += self._search.vector(tx, vec, seek, k=pool * 4, limit=pool * 2, min_results=1)
+                    deep += self._nearest(tx, vec, seek, pool * 2)
             evidence, reasons, pool_texts = _evidence(query.query, vector, fulltext, deep)
             base = {m: relevance(e, s.ranking) for m, e in evidence.items()}
             seeds = ordered(base)[: s.expand_top]
@@ -306,6 +306,20 @@ class Recaller:
             confidence=similarity_confidence(best),
             evidence_gaps=evidence_gaps(query.query, results),
         )
+
+    def _nearest(
+        self, tx: Transaction, embedding: list[float], where: SearchFilter, limit: int
+    ) -> list[Candidate]:
+        """The ``limit`` nearest memories by vector alone (a sub-query): from the vector cache when
+        it can answer, else from the graph's index (an exact scan when scopes are narrow)."""
+        cached = (
+            self._cache.candidates(tx, embedding, None, where, limit=limit, text_k=1, text_limit=1)
+            if self._cache is not None
+            else None
+        )
+        if cached is not None:
+            return cached[0]
+        return self._search.vector(tx, embedding, where, k=limit * 2, limit=limit, min_results=1)
 
     def _rank(
         self,
