@@ -210,7 +210,7 @@ class Recaller:
                 return cached
         vectors = self._embedder.embed(list(texts))
         if len(texts) == 1:
-            vector = [float(x) for x in vectors[0]]
+            vector: list[float] = np.asarray(vectors[0], dtype=np.float64).tolist()
         else:
             context = np.asarray(vectors[1:]).mean(axis=0)
             w = self._settings.query_weight

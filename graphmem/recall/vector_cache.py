@@ -108,7 +108,10 @@ class Subtree:
             return []
         top = np.argpartition(-scores, k - 1)[:k] if k < self.size else np.arange(self.size)
         top = top[np.argsort(-scores[top], kind="stable")]
-        return [(self.ids[i], float(scores[i])) for i in top if np.isfinite(scores[i])]
+        top = top[np.isfinite(scores[top])]
+        return list(
+            zip([self.ids[i] for i in top.tolist()], scores[top].astype(np.float64).tolist(), strict=True)
+        )
 
     def cosine(self, memory_id: str, query: np.ndarray) -> float | None:
         """The cosine of one cached memory to ``query``; None when the cache does not hold it."""

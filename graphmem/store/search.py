@@ -3,6 +3,7 @@ filtered inside Cypher (scopes, layers, status, time). One recall is one read tr
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
@@ -11,7 +12,6 @@ from typing import Any, TypeVar
 from graphmem.models import MemoryRecord
 from graphmem.store.executor import QueryExecutor, Row, Transaction
 from graphmem.store.memories import cosine_from_index_score
-from graphmem.store.records import to_memory
 
 MIN_VISIBLE_STRENGTH = 0.1
 T = TypeVar("T")
@@ -124,6 +124,15 @@ def _times(values: list[list[int] | None]) -> dict[str, datetime | None]:
     return {name: instant(v) for name, v in zip(_TIMES, values, strict=True)}
 
 
+def _record(memory: dict[str, Any], times: list[list[int] | None]) -> MemoryRecord:
+    """A record from the details query: its values are plain (times come as epoch parts), so the
+    recursive conversion of driver values that ``to_memory`` does is skipped."""
+    data = {**memory, **_times(times)}
+    raw = data.pop("metadata_json", None)
+    data["metadata"] = json.loads(raw) if raw else {}
+    return MemoryRecord.model_validate(data)
+
+
 def _similarity(value: object) -> float:
     """Cosine from ``vector.similarity.cosine`` ((1 + cos) / 2); 0 for a memory without embedding."""
     return cosine_from_index_score(float(value)) if isinstance(value, int | float) else 0.0
@@ -191,7 +200,7 @@ class SearchStore:
         if not ids:
             return Details({}, {}, frozenset(), [])
         rows = tx.run("search/recall_details", ids=ids)
-        records = {r["memory"]["id"]: to_memory({**r["memory"], **_times(r["times"])}) for r in rows}
+        records = {r["memory"]["id"]: _record(r["memory"], r["times"]) for r in rows}
         lineage = {r["memory"]["id"]: set(r["sources"]) for r in rows if r["sources"]}
         copies = frozenset(r["memory"]["id"] for r in rows if r["extractive"] and r["sources"])
         contradictions = [(r["memory"]["id"], b) for r in rows for b in r["contradicts"]]
