@@ -131,19 +131,24 @@ class VectorCache:
         self._dimension = dimension
         self._max_rows = max_rows
         self._subtrees: OrderedDict[str, Subtree] = OrderedDict()
+        self._too_large: set[str] = set()  # paths found over max_rows: not loaded again
         self._lock = threading.Lock()
 
     def subtree(self, tx: Transaction, path: str, prefix: str) -> Subtree | None:
         """The cached subtree of ``path``, loaded in ``tx`` when absent; None when it is too large
-        to cache (recall then scans it in the graph)."""
+        to cache (recall then scans it in the graph; the path is not tried again until :meth:`forget`)."""
         with self._lock:
             found = self._subtrees.get(path)
             if found is not None:
                 self._subtrees.move_to_end(path)
                 return found
+            if path in self._too_large:
+                return None
         known = scope_vectors.revisions(tx, path, prefix)  # first: what is read next is at least as new
         rows = scope_vectors.subtree(tx, path, prefix, self._dimension)
         if len(rows.ids) > self._max_rows:
+            with self._lock:
+                self._too_large.add(path)
             return None
         loaded = Subtree(path, prefix, known)
         loaded.upsert(rows)
@@ -245,3 +250,4 @@ class VectorCache:
         """Drop every subtree (they reload on the next recall)."""
         with self._lock:
             self._subtrees.clear()
+            self._too_large.clear()

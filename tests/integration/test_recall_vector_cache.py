@@ -98,3 +98,18 @@ def test_allowed_scopes_bound_a_cached_recall(memory: Memory, scope: str) -> Non
     assert [r.id for r in confined.results] == [mine.id]
     outside = memory.recall(TEA, scope=f"{scope}/ola", reinforce=False, allowed=[f"{scope}/ingrid"])
     assert outside.results == []
+
+
+def test_a_scope_too_large_for_the_cache_is_recalled_from_the_graph(
+    neo4j_target: Neo4jTarget, embedder: Embedder, memory: Memory, scope: str
+) -> None:
+    seed(memory, scope)
+    tea = memory.remember("Every morning Ingrid drinks a pot of lapsang souchong.", scope=scope).memory
+    assert tea is not None
+    conn = open_memory(Settings(recall_vector_cache_rows=2), neo4j_target, embedder=embedder)
+    try:
+        conn.memory.prepare()
+        for _ in range(2):  # the second recall does not try to cache the scope again
+            assert by_vector(conn.memory.recall(TEA, scope=scope, reinforce=False))[0] == tea.id
+    finally:
+        conn.close()
