@@ -244,10 +244,13 @@ def main() -> None:
         emit(metric="neo4j_memory", settings=neo4j_memory(target))
         with ExitStack() as servers:
             urls = {}
+            # No consolidation heartbeat: a nightly run started in one API process would weigh on
+            # its recalls only (it is timed apart, with --consolidate).
+            env = {"GRAPHMEM_LLM": "none", "GRAPHMEM_CONSOLIDATION_HEARTBEAT_MINUTES": "0"}
             if args.compare_cache:
-                off = {"GRAPHMEM_LLM": "none", "GRAPHMEM_RECALL_VECTOR_CACHE_ROWS": "0"}
+                off = {**env, "GRAPHMEM_RECALL_VECTOR_CACHE_ROWS": "0"}
                 urls["off"] = servers.enter_context(stack.api_server(target, off))
-            url = urls["on"] = servers.enter_context(stack.api_server(target, {"GRAPHMEM_LLM": "none"}))
+            url = urls["on"] = servers.enter_context(stack.api_server(target, env))
             emit(metric="api_rss_mb", when="started", rss_mb=rss_mb(os.getpid()))
             recall_all(urls, queries, args.n // scopes)
             emit(metric="api_rss_mb", when="after recall", rss_mb=rss_mb(os.getpid()))
