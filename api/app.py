@@ -11,11 +11,11 @@ from datetime import UTC, datetime, timedelta
 
 from fastapi import Depends, FastAPI
 
-from api.deps import require_api_key
-from api.errors import install_error_handlers
-from api.idempotency import IdempotencyMiddleware
-from api.ratelimit import RateLimits, enforce_rate_limit
-from api.routes import (
+from graphmem.api.deps import require_api_key
+from graphmem.api.errors import install_error_handlers
+from graphmem.api.idempotency import IdempotencyMiddleware
+from graphmem.api.ratelimit import RateLimits, enforce_rate_limit
+from graphmem.api.routes import (
     browser,
     consolidate,
     conversations,

@@ -7,6 +7,7 @@ scopes the presented key is bound to; None: unrestricted) and passes it to the M
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -14,13 +15,14 @@ from fastapi import Depends, HTTPException, Request
 
 from graphmem.keys import KeyRing
 from graphmem.memory import Memory
+from graphmem.tenancy import Grant
 
 
 @dataclass(frozen=True)
 class Caller:
     """Who is calling: whether a key was checked, and the scopes it is bound to (None: all)."""
 
-    scopes: tuple[str, ...] | None
+    scopes: Sequence[str] | None  # a Grant when the key writes in fewer scopes than it reads (X5)
 
 
 def get_memory(request: Request) -> Memory:
@@ -72,8 +74,13 @@ def require_api_key(caller: CallerDep) -> None:
 
 
 def allowed_scopes(caller: CallerDep) -> list[str] | None:
-    """The scopes the caller may read and write (its key's binding); None: unrestricted."""
-    return None if caller.scopes is None else list(caller.scopes)
+    """The scopes the caller may read and write (its key's binding); None: unrestricted.
+
+    An agent's key (X5) gives a :class:`graphmem.tenancy.Grant`: the list of scopes it reads,
+    with the narrower ones it writes in, which the Memory facade confines every write to."""
+    if caller.scopes is None:
+        return None
+    return caller.scopes if isinstance(caller.scopes, Grant) else list(caller.scopes)
 
 
 def key_scopes(caller: CallerDep) -> list[str] | None:

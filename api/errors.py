@@ -11,6 +11,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from graphmem.errors import (
@@ -128,9 +129,20 @@ def install_error_handlers(app: FastAPI) -> None:
         return error_response(500, "internal_error", "Internal error; the server log has the details.")
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         codes = {401: "unauthorized", 404: "not_found", 405: "method_not_allowed", 429: "rate_limited"}
         response = error_response(exc.status_code, codes.get(exc.status_code, "http_error"), str(exc.detail))
         if exc.headers:
             response.headers.update(exc.headers)
+        if exc.status_code == 405:  # Starlette names the methods of the first route on the path only
+            response.headers["Allow"] = ", ".join(allowed_methods(request))
         return response
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route of the app answers on the request's path (for ``Allow`` on a 405)."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        if isinstance(route, Route) and route.methods and route.path_regex.match(request.url.path):
+            methods |= route.methods
+    return sorted(methods)

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.errors import error_response, status_for
+from graphmem.api.errors import error_response, status_for
 from graphmem.errors import GraphmemError
 from graphmem.memory import Memory
 from graphmem.store.idempotency import Claim, StoredAnswer

@@ -17,7 +17,7 @@ from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
-from api.deps import CallerDep
+from graphmem.api.deps import CallerDep
 from graphmem.errors import InvalidInputError
 
 # POST routes that only read: they count against the read limit.

@@ -16,6 +16,7 @@ Offline (no LLM): C1 distils extractively. Every number is printed as a JSON lin
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import tempfile
@@ -30,10 +31,14 @@ import numpy as np
 
 from bench import stack
 from bench.planted_corpus import TEMPLATES, TOPICS, adjusted_rand_index, planted_corpus
+from graphmem.clock import SystemClock
 from graphmem.config import Settings
 from graphmem.connect import Neo4jTarget, open_memory
+from graphmem.consolidate.settings import ConsolidationSettings
+from graphmem.consolidate.topics import TopicWeights
 from graphmem.embedding.base import Embedder
 from graphmem.embedding.factory import create_embedder
+from graphmem.memory import Memory
 from graphmem.models import MemoryInput
 from graphmem.store.memories import NewMemory
 
@@ -183,8 +188,15 @@ def load(
         memory_executor.write("memories/create_memories", rows=rows)
 
 
-def scale(embedder: Embedder, sizes: list[int], per_scope: int) -> None:
-    """Nightly time at each size, each in a fresh Neo4j, ``per_scope`` memories a scope (0: one scope)."""
+# C1's topic weights before the shared-word signal and the nearest-neighbour bonus (issue 13).
+FORMER_TOPICS = TopicWeights(near=0.0, words=0.0, floor=0.18, time=0.5, resolution=0.16)
+
+
+def scale(
+    embedder: Embedder, sizes: list[int], per_scope: int, variants: dict[str, ConsolidationSettings | None]
+) -> None:
+    """Nightly time at each size, each in a fresh Neo4j, ``per_scope`` memories a scope (0: one scope),
+    once per settings variant (one after the other at each size, so they share the machine's load)."""
     texts = scale_texts(max(sizes) + max(sizes) // 100)  # 1 % more for the incremental run
     cache = (
         Path(tempfile.gettempdir())
@@ -198,9 +210,14 @@ def scale(embedder: Embedder, sizes: list[int], per_scope: int) -> None:
         emit(metric="scale_embedding", texts=max(sizes), seconds=round(time.perf_counter() - started, 1))
         np.save(cache, vectors)
     timings: dict[int, float] = {}
-    for n in sizes:
-        with stack.neo4j() as target, open_memory(Settings(llm="none"), target, embedder=embedder) as memory:
-            memory.prepare()
+    for n, (variant, settings) in itertools.product(sizes, variants.items()):
+        with stack.neo4j() as target, open_memory(Settings(llm="none"), target, embedder=embedder) as conn:
+            conn.prepare()
+            memory = (
+                conn
+                if settings is None
+                else Memory(conn._executor, embedder, SystemClock(), consolidation=settings)
+            )
             scopes = max(1, n // per_scope) if per_scope else 1
             load(memory._executor, texts[:n], vectors[:n], scopes)
             started = time.perf_counter()
@@ -208,6 +225,7 @@ def scale(embedder: Embedder, sizes: list[int], per_scope: int) -> None:
             timings[n] = time.perf_counter() - started
             emit(
                 metric="nightly_scale",
+                variant=variant,
                 episodic_memories=n,
                 scopes=scopes,
                 seconds=round(timings[n], 1),
@@ -222,6 +240,7 @@ def scale(embedder: Embedder, sizes: list[int], per_scope: int) -> None:
             again = memory.consolidate(["nightly"]).runs[0]
             emit(
                 metric="nightly_incremental",
+                variant=variant,
                 episodic_memories=n,
                 new_memories=len(extra),
                 seconds=round(time.perf_counter() - started, 1),
@@ -248,13 +267,21 @@ def main() -> None:
         help="memories per user scope (1000: 10 scopes at 10k, 50 at 50k); 0 puts everything in one scope",
     )
     parser.add_argument("--skip-planted", action="store_true")
+    parser.add_argument(
+        "--before-after",
+        action="store_true",
+        help="time the nightly run with C1's former topic weights too, beside the current ones",
+    )
     args = parser.parse_args()
     embedder = create_embedder("onnx")
     if not args.skip_planted:
         planted(embedder)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     if sizes:
-        scale(embedder, sizes, args.per_scope)
+        variants: dict[str, ConsolidationSettings | None] = {"current": None}
+        if args.before_after:
+            variants = {"former_topics": ConsolidationSettings(topics=FORMER_TOPICS), **variants}
+        scale(embedder, sizes, args.per_scope, variants)
 
 
 if __name__ == "__main__":

@@ -98,7 +98,7 @@ def evaluate(memory: Memory, conv: list[Any], users: list[Any]) -> dict[str, flo
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--every", type=int, default=1, help="ask every n-th LoCoMo question")
-    parser.add_argument("--grid", nargs="*", default=["keyword=0.3", "context_share=0.85"])
+    parser.add_argument("--grid", nargs="*", default=["keyword=1.5", "context_share=0.85"])
     args = parser.parse_args()
     grid = {k: [float(v) for v in vs.split(",")] for k, vs in (g.split("=") for g in args.grid)}
     with stack.neo4j() as target:

@@ -24,7 +24,7 @@ from graphmem.models import MemoryInput
 from graphmem.runtime.server import ManagedNeo4j
 from graphmem.scopes import normalize_scope
 from graphmem.targets import resolve_target
-from graphmem.tenancy import narrow_to
+from graphmem.tenancy import Grant, narrowed
 
 
 def _connect(settings: Settings) -> MemoryConnection:
@@ -69,8 +69,8 @@ def serve(settings: Settings, host: str | None, port: int | None) -> None:
     """Start the managed Neo4j (unless GRAPHMEM_NEO4J_URI is set), then the REST API."""
     import uvicorn
 
-    from api.app import create_app
-    from api.ratelimit import RateLimits, parse_limit
+    from graphmem.api.app import create_app
+    from graphmem.api.ratelimit import RateLimits, parse_limit
 
     if settings.managed:
         info = ManagedNeo4j.from_settings(settings).start()
@@ -407,8 +407,8 @@ def _key_scopes(
     if not found:
         raise AuthenticationError("--api-key is no live key of GRAPHMEM_API_KEYS or `graphmem keys list`.")
     if bound is None or scopes is None:
-        return scopes if bound is None else list(bound)
-    kept = list(narrow_to([normalize_scope(s) for s in scopes], bound))
+        return scopes if bound is None else bound if isinstance(bound, Grant) else list(bound)
+    kept = narrowed(bound, [normalize_scope(s) for s in scopes])
     if not kept:
         raise ScopeForbiddenError(f"--scope lies outside the key's scopes {', '.join(bound)}.")
     return kept

@@ -14,7 +14,7 @@ from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from graphmem.consolidate.settings import DEFAULT_TTL_DAYS
-from graphmem.scopes import normalize_scope
+from graphmem.tenancy import READ_ONLY_PREFIX, binding
 
 
 def default_home() -> Path:
@@ -27,13 +27,18 @@ def parse_api_key(entry: str) -> tuple[str, list[str] | None]:
     """One ``GRAPHMEM_API_KEYS`` entry: ``secret`` (unbound) or ``secret@/scope|/other`` (bound).
 
     A bound key reads and writes only those scopes, on every route (see :mod:`graphmem.tenancy`).
-    The secret itself must not contain ``@/``. Raises InvalidInputError for a malformed scope.
+    A scope written ``read:/path`` is one the key only reads (X5: ``secret@/org/acme/agent/planner|
+    read:/org/acme`` writes in the planner's space and reads all of acme). The secret itself must
+    not contain ``@/`` or ``@read:``. Raises InvalidInputError for a malformed scope.
     """
-    key, bound, rest = entry.strip().partition("@/")
-    if not bound:
-        return key, None
-    scopes = [normalize_scope(s) for s in ("/" + rest).split("|") if s.strip()]
-    return key, scopes
+    text = entry.strip()
+    at = min((i for i in (text.find("@/"), text.find("@" + READ_ONLY_PREFIX)) if i >= 0), default=-1)
+    if at < 0:
+        return text, None
+    parts = [p.strip() for p in text[at + 1 :].split("|") if p.strip()]
+    read_only = [p.removeprefix(READ_ONLY_PREFIX) for p in parts if p.startswith(READ_ONLY_PREFIX)]
+    scopes = [p for p in parts if not p.startswith(READ_ONLY_PREFIX)]
+    return text[:at], binding(scopes, read_only) or []
 
 
 class Settings(BaseSettings):

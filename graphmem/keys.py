@@ -45,12 +45,23 @@ class ApiKeys:
         self._store = store
         self._clock = clock
 
-    def create(self, name: str, scopes: Sequence[str] | None = None) -> tuple[str, ApiKeyRecord]:
-        """A new key bound to ``scopes`` (None or ``/``: unbound); returns its secret (shown once)
+    def create(
+        self, name: str, scopes: Sequence[str] | None = None, read_scopes: Sequence[str] | None = None
+    ) -> tuple[str, ApiKeyRecord]:
+        """A new key bound to ``scopes`` (None or ``/``: unbound), reading ``read_scopes`` too (X5:
+        an agent writes in its own space and reads its tenant's); returns its secret (shown once)
         and its record. Raises InvalidInputError for a malformed scope or a blank name."""
         if not name.strip() or len(name) > 128:
             raise InvalidInputError("Give the key a name of 1 to 128 characters (whose key it is).")
         bound = canonical(normalize_scope(s) for s in scopes) if scopes else None
+        reads = canonical(normalize_scope(s) for s in read_scopes) if read_scopes else None
+        if read_scopes and reads is None:
+            raise InvalidInputError(
+                "A read scope of '/' reads every tenant: leave --read-scope out and --scope out "
+                "for an unbound key, or name the tenant's scope (e.g. /org/acme)."
+            )
+        if read_scopes and bound is None and scopes:
+            raise InvalidInputError("A key writing everywhere ('/') reads everywhere: drop --read-scope.")
         key_id, secret = new_secret()
         record = self._store.create(
             key_id,
@@ -58,6 +69,7 @@ class ApiKeys:
             hash_secret(secret),
             None if bound is None else list(bound),
             self._clock.now(),
+            read_scopes=None if reads is None else list(reads),
         )
         return secret, record
 
@@ -91,19 +103,20 @@ class KeyRing:
         *,
         ttl: float = KEY_CACHE_SECONDS,
     ) -> None:
-        self._configured = {k: (None if v is None else tuple(v)) for k, v in configured.items()}
+        # A binding is kept as given: a list of scopes, or a Grant that writes in fewer (X5).
+        self._configured = dict(configured)
         self._load = load
         self._ttl = ttl
-        self._cached: list[tuple[str, tuple[str, ...] | None]] = []
+        self._cached: list[tuple[str, Sequence[str] | None]] = []
         self._loaded_at = float("-inf")
         self._lock = threading.Lock()
 
-    def _stored(self) -> list[tuple[str, tuple[str, ...] | None]]:
+    def _stored(self) -> list[tuple[str, Sequence[str] | None]]:
         if self._load is None:
             return []
         with self._lock:
             if time.monotonic() - self._loaded_at > self._ttl:
-                self._cached = [(h, None if s is None else tuple(s)) for h, s in self._load()]
+                self._cached = list(self._load())
                 self._loaded_at = time.monotonic()
             return self._cached
 
@@ -113,9 +126,11 @@ class KeyRing:
         Raises DatabaseUnavailableError when only stored keys could say and Neo4j is down."""
         return bool(self._configured) or bool(self._stored())
 
-    def lookup(self, secret: str) -> tuple[bool, tuple[str, ...] | None]:
-        """Whether ``secret`` is a live key, and the scopes it is bound to (None: unbound)."""
-        found, scopes = False, None
+    def lookup(self, secret: str) -> tuple[bool, Sequence[str] | None]:
+        """Whether ``secret`` is a live key, and the scopes it is bound to (None: unbound; a
+        :class:`graphmem.tenancy.Grant` when it writes in fewer scopes than it reads)."""
+        found: bool = False
+        scopes: Sequence[str] | None = None
         for key, bound in self._configured.items():
             if hmac.compare_digest(secret.encode("utf-8"), key.encode("utf-8")) and not found:
                 found, scopes = True, bound

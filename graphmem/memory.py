@@ -7,6 +7,7 @@ import threading
 import time
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
+from functools import partial
 from typing import Any
 
 import networkx as nx
@@ -48,6 +49,7 @@ from graphmem.errors import (
 from graphmem.graph.subgraph import subgraph
 from graphmem.keys import ApiKeys
 from graphmem.llm.base import LLM
+from graphmem.llm.budget import BudgetedLLM
 from graphmem.llm.none import NoLLM
 from graphmem.models import (
     DecisionRecord,
@@ -65,7 +67,7 @@ from graphmem.models import (
     RecallResult,
     WriteResult,
 )
-from graphmem.recall.budget import within_budget
+from graphmem.recall.budget import SUB_QUERIES, tight_budget, within_budget
 from graphmem.recall.feedback import FeedbackLoop
 from graphmem.recall.reinforce import RetrievalReinforcer
 from graphmem.recall.search import Recaller, RecallSettings
@@ -81,7 +83,15 @@ from graphmem.store.memories import MemoryDynamicsStore, MemoryStore
 from graphmem.store.schema import apply_schema, check_embedding_model
 from graphmem.store.search import SearchStore
 from graphmem.store.write_jobs import WriteJobStore
-from graphmem.tenancy import check_writable, confined, current_allowed, narrow_to, within
+from graphmem.tenancy import (
+    check_writable,
+    confined,
+    current_allowed,
+    current_writable,
+    narrow_to,
+    within,
+    writes_refused,
+)
 from graphmem.write.extract import FactExtractor, check_extract_input
 from graphmem.write.fields import FieldInference
 from graphmem.write.links import DecisionRecording, EntityLinking
@@ -121,7 +131,7 @@ class Memory:
         self._executor = executor
         self._embedder = embedder
         self._clock = clock
-        self._llm: LLM = llm or NoLLM()
+        self._llm: LLM = BudgetedLLM(llm or NoLLM())  # X6: a review under budget skips the model
         self._limits = limits or WriteLimits()
         self._store = MemoryStore(executor)
         dynamics = MemoryDynamicsStore(executor)
@@ -129,12 +139,13 @@ class Memory:
         self._reinforcer = RetrievalReinforcer(dynamics, clock)
         self._episodes = episodes
         checker = BeliefChecker(self._llm, beliefs)
+        self._trigger_linking = TriggerLinking()
         linkers: list[GraphLinker] = [
             # Offline entity extraction on the write path (no model call per write); with a model
             # configured, graphiti extracts entities and facts from the same memories afterwards.
             EntityLinking(EntityLinker(NoLLM(), embedder, EntityStore(executor), clock=clock)),
             DecisionRecording(DecisionRecorder(self._llm, embedder, DecisionStore(executor), clock=clock)),
-            TriggerLinking(),  # W10: a memory naming a future day gets a FutureTrigger
+            self._trigger_linking,  # W10: a memory naming a future day gets a FutureTrigger
         ]
         self._writer = RememberPipeline(
             self._store, embedder, clock, self._limits, checker, FieldInference(self._llm), linkers
@@ -235,10 +246,12 @@ class Memory:
         include_superseded: bool = False,
         reinforce: bool = True,
         max_tokens: int | None = None,
+        categories: list[str] | None = None,
         allowed: Sequence[str] | None = None,
     ) -> RecallResult:
         """The memories that best answer ``query`` (current beliefs only unless asked); with
-        ``reinforce=False`` it only looks, and strengthens nothing it returns."""
+        ``reinforce=False`` it only looks, and strengthens nothing it returns; with ``categories``
+        only memories holding one of them (X5 domain filter)."""
         request = RecallQuery(
             query=query,
             scope=scope,
@@ -247,6 +260,7 @@ class Memory:
             include_superseded=include_superseded,
             reinforce=reinforce,
             max_tokens=max_tokens,
+            categories=categories,
         )
         return self.recall_query(request, allowed=allowed)
 
@@ -262,7 +276,8 @@ class Memory:
         self.prepare()
         with confined(allowed):
             answer = self._recaller.recall(_narrowed(request, current_allowed()))
-        answer = within_budget(answer, request.max_tokens, (time.perf_counter() - started) * 1000)
+        skipped = [SUB_QUERIES] if tight_budget(request.max_tokens, request.limit) else []
+        answer = within_budget(answer, request.max_tokens, (time.perf_counter() - started) * 1000, skipped)
         if request.reinforce:
             self._reinforcer.submit(answer.results)  # D2 + D3, off the request path
         return answer
@@ -288,8 +303,9 @@ class Memory:
     def update(
         self, memory_id: str, patch: MemoryPatch, *, allowed: Sequence[str] | None = None
     ) -> MemoryRecord:
-        """Change fields of a memory (a new text is re-embedded); NotFoundError if unknown (or
-        outside ``allowed``), ScopeForbiddenError when moving it outside ``allowed``."""
+        """Change fields of a memory (a new text is re-embedded and its forward triggers are
+        computed again); NotFoundError if unknown (or outside ``allowed``), ScopeForbiddenError
+        when moving it outside ``allowed``."""
         if patch.text is not None:
             check_inputs([MemoryInput(text=patch.text)], self._limits)
         with confined(allowed):
@@ -297,13 +313,34 @@ class Memory:
                 check_writable(patch.scope)
             self.prepare()
             embedding = None if patch.text is None else self._embedder.embed_one(patch.text).tolist()
-            return self._store.update(memory_id, patch, embedding, self._clock.now())
+            now = self._clock.now()
+            retrigger = None if patch.text is None else partial(self._trigger_linking.replace, now=now)
+            try:
+                return self._store.update(memory_id, patch, embedding, now, retrigger)
+            except NotFoundError:
+                self._refuse_if_readable(memory_id)
+                raise
 
     def delete(self, memory_id: str, *, allowed: Sequence[str] | None = None) -> None:
         """Delete one memory and its edges; NotFoundError if unknown (or outside ``allowed``)."""
         self.prepare()
         with confined(allowed):
-            self._store.delete(memory_id)
+            try:
+                self._store.delete(memory_id)
+            except NotFoundError:
+                self._refuse_if_readable(memory_id)
+                raise
+
+    def _refuse_if_readable(self, memory_id: str) -> None:
+        """X5: a memory the caller reads but may not change (another agent's space of its tenant)
+        is ScopeForbiddenError, not an unknown id; returns when it is unknown to the caller too."""
+        if current_allowed() == current_writable():
+            return
+        try:
+            scope = self._store.get(memory_id).scope
+        except NotFoundError:
+            return
+        raise ScopeForbiddenError(writes_refused(scope, current_writable() or []))
 
     def forget(self, what: ForgetFilter, *, allowed: Sequence[str] | None = None) -> int:
         """Delete every memory matching all given filters (and inside ``allowed``); returns how many."""
@@ -390,6 +427,7 @@ class Memory:
         scope: str | None = None,
         at: datetime | None = None,
         nudge_every: int = DEFAULT_NUDGE_EVERY,
+        max_llm_calls: int | None = None,
         allowed: Sequence[str] | None = None,
     ) -> TurnResult:
         """Record a turn; when ``review_scheduled``, run :meth:`review_conversation` after replying.
@@ -400,24 +438,37 @@ class Memory:
         """
         self.prepare()
         with confined(allowed):
-            return self._sessions.record_turn(
-                session_id, role, text, user=user, scope=scope, at=at, nudge_every=nudge_every
-            )
+            try:
+                return self._sessions.record_turn(
+                    session_id,
+                    role,
+                    text,
+                    user=user,
+                    scope=scope,
+                    at=at,
+                    nudge_every=nudge_every,
+                    max_llm_calls=max_llm_calls,
+                )
+            except NotFoundError:
+                self._sessions.check_writable_conversation(session_id)
+                raise
 
-    def review_conversation(self, session_id: str) -> ReviewOutcome | None:
-        """The memory nudge: store what the pending turns hold. Never raises; None when it failed."""
+    def review_conversation(self, session_id: str, *, offline: bool = False) -> ReviewOutcome | None:
+        """The memory nudge: store what the pending turns hold (``offline``: without the language
+        model, X6). Never raises; None when it failed."""
         try:
             self.prepare()
         except GraphmemError as e:
             log.warning("memory review of %s skipped: %s", session_id, e)
             return None
-        return self._sessions.review_quietly(session_id)
+        return self._sessions.review_quietly(session_id, offline=offline)
 
     def end_conversation(self, session_id: str, *, allowed: Sequence[str] | None = None) -> FlushResult:
         """Flush the pending turns into memories and close the conversation; NotFoundError if
         unknown (or outside ``allowed``)."""
         self.prepare()
         with confined(allowed):
+            self._sessions.check_writable_conversation(session_id)
             return self._sessions.end(session_id)
 
     def conversation(self, session_id: str, *, allowed: Sequence[str] | None = None) -> Conversation:
@@ -639,7 +690,7 @@ class Memory:
 def _operator_only(allowed: Sequence[str] | None, what: str) -> None:
     """Refuse a whole-graph operation to a caller confined to scopes."""
     with confined(allowed):
-        if current_allowed() is not None:
+        if current_allowed() is not None or current_writable() is not None:
             raise ScopeForbiddenError(
                 f"{what} covers every tenant's memories; use an API key not bound to scopes."
             )

@@ -7,9 +7,18 @@ import re
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    Strict,
+    StrictBool,
+    model_validator,
+)
 
-from graphmem.scopes import normalize_scope
+from graphmem.scopes import MAX_SCOPE_LENGTH, SCOPE_PATTERN, normalize_scope
 
 Layer = Literal["episodic", "semantic", "schema"]
 Status = Literal["active", "superseded", "archived", "cold"]
@@ -60,7 +69,7 @@ def _clean_categories(value: list[str]) -> list[str]:
     seen: dict[str, None] = {}
     for item in value:
         name = _no_control(item.strip().lower())
-        if not name or len(name) > 64:
+        if not name or len(item) > 64:
             raise ValueError("categories must be non-empty strings of at most 64 characters")
         seen.setdefault(name, None)
     return list(seen)
@@ -72,24 +81,65 @@ def _not_blank(value: str) -> str:
     return value
 
 
-CleanText = Annotated[str, AfterValidator(_no_control)]
+def _not_a_number(value: object) -> object:
+    # A number would be read as seconds since 1970: a time is ISO-8601 text (as the OpenAPI says).
+    if isinstance(value, int | float):
+        raise ValueError("give a time as ISO-8601 text, e.g. 2024-05-01T09:00:00Z")
+    return value
+
+
+def json_integer(value: object) -> object:
+    """A JSON integer as given (3 or 3.0); ValueError for text or a boolean."""
+    # JSON's integers include 3.0 (a lax int takes it, and refuses 3.5); never text or a boolean.
+    if isinstance(value, bool | str):
+        raise ValueError("give a whole number (not text, not true or false)")
+    return value
+
+
+JsonInt = Annotated[int, Strict(False), BeforeValidator(json_integer)]
+"""A whole number as JSON has it (3 or 3.0), in a strict model. Bounds on an optional one go in
+its Annotated before the validator (``Annotated[int, Strict(False), Field(ge=1), BeforeValidator(
+json_integer)] | None``), or the OpenAPI loses them."""
+
+TokenBudget = Annotated[int, Strict(False), Field(ge=1, le=1_000_000), BeforeValidator(json_integer)]
+
+# The OpenAPI states what the validators accept, so clients (and schemathesis) can tell.
+_ALLOWED_CHARS = r"[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]"
+CLEAN_TEXT_PATTERN = rf"^{_ALLOWED_CHARS}*$"
+NON_BLANK_PATTERN = rf"^{_ALLOWED_CHARS}*[^\s\x00-\x08\x0b\x0c\x0e-\x1f\x7f]{_ALLOWED_CHARS}*$"
+
+CleanText = Annotated[
+    str, AfterValidator(_no_control), Field(json_schema_extra={"pattern": CLEAN_TEXT_PATTERN})
+]
 """Text without NUL or other control characters (tab and line breaks allowed)."""
-NonBlank = Annotated[str, AfterValidator(_not_blank), AfterValidator(_no_control)]
+NonBlank = Annotated[
+    str,
+    AfterValidator(_not_blank),
+    AfterValidator(_no_control),
+    Field(json_schema_extra={"pattern": NON_BLANK_PATTERN}),
+]
 """Text that is more than white space, without control characters."""
 Metadata = Annotated[dict[str, Any], AfterValidator(_bounded_metadata)]
 """A JSON object of at most MAX_METADATA_BYTES serialised."""
-ScopePath = Annotated[str, AfterValidator(normalize_scope)]
+ScopePath = Annotated[
+    str,
+    AfterValidator(normalize_scope),
+    Field(json_schema_extra={"pattern": SCOPE_PATTERN, "maxLength": MAX_SCOPE_LENGTH}),
+]
 """A scope path, normalised ('/user/alice'); InvalidInputError-style message when malformed."""
-Categories = Annotated[list[str], AfterValidator(_clean_categories)]
+_CategoryName = Annotated[str, Field(json_schema_extra={"pattern": NON_BLANK_PATTERN, "maxLength": 64})]
+Categories = Annotated[list[_CategoryName], AfterValidator(_clean_categories)]
 """Category names, lower-cased and de-duplicated."""
-UtcDatetime = Annotated[datetime, AfterValidator(_aware)]
-"""A time in UTC; naive times are taken as UTC."""
+UtcDatetime = Annotated[
+    datetime, BeforeValidator(_not_a_number), AfterValidator(_aware), Strict(False)  # ISO-8601 text
+]
+"""A time in UTC (ISO-8601 text or a datetime); naive times are taken as UTC."""
 
 
 class MemoryInput(BaseModel):
     """One memory to remember. Unset fields get defaults (or are inferred by the write path)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     text: NonBlank = Field(min_length=1, description="What to remember, in plain language.")
     scope: ScopePath | None = Field(default=None, description="Scope path, e.g. /user/alice; default /.")
@@ -165,16 +215,16 @@ class Recalled(MemoryRecord):
 class RecallQuery(BaseModel):
     """A recall request."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     query: NonBlank = Field(min_length=1, max_length=4096)
     scope: ScopePath | None = Field(default=None, description="Only this scope and below.")
     scopes: list[ScopePath] | None = Field(
         default=None, max_length=16, description="A slice: several scope branches read in one query."
     )
-    limit: int = Field(default=10, ge=1, le=100)
+    limit: JsonInt = Field(default=10, ge=1, le=100)
     layers: list[Layer] | None = None
-    include_superseded: bool = False
+    include_superseded: StrictBool = False
     recent_context: list[str] | None = Field(
         default=None,
         max_length=20,
@@ -186,17 +236,23 @@ class RecallQuery(BaseModel):
     as_of: UtcDatetime | None = Field(
         default=None, description="Answer with what was believed at this time (default: the current truth)."
     )
-    reinforce: bool = Field(
+    categories: Categories | None = Field(
+        default=None,
+        max_length=32,
+        description=(
+            "X5 domain filter: only memories holding at least one of these categories (e.g. "
+            "'engineering' when an agent reads what the other agents of its tenant learnt)."
+        ),
+    )
+    reinforce: StrictBool = Field(
         default=True,
         description=(
             "Strengthen what is returned (spacing effect, D2/D3). False only looks: for dashboards, "
             "audits and evaluations that must not change what they measure."
         ),
     )
-    max_tokens: int | None = Field(
+    max_tokens: TokenBudget | None = Field(
         default=None,
-        ge=1,
-        le=1_000_000,
         description="X6: the returned memories' texts fit in this many tokens (about 4 characters each).",
     )
 
@@ -209,6 +265,10 @@ class RecallCost(BaseModel):
     usd: float = 0.0
     ms: float = Field(description="Time spent answering, in milliseconds")
     cut: int = Field(default=0, description="Matching memories left out to fit max_tokens")
+    skipped: list[str] = Field(
+        default_factory=list,
+        description="Expensive steps left out to keep within the budget (sub_queries: the deeper search)",
+    )
 
 
 class RecallResult(BaseModel):
@@ -223,14 +283,14 @@ class RecallResult(BaseModel):
 class MemoryPatch(BaseModel):
     """Fields to change on a memory; unset fields stay as they are."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"minProperties": 1})
 
     text: NonBlank | None = Field(default=None, min_length=1)
     scope: ScopePath | None = None
     categories: Categories | None = Field(default=None, max_length=32)
     importance: float | None = Field(default=None, ge=0.0, le=1.0)
     metadata: Metadata | None = Field(default=None, description="Any JSON object up to 64 KiB.")
-    pinned: bool | None = Field(default=None, description="A pinned memory never decays or archives.")
+    pinned: StrictBool | None = Field(default=None, description="A pinned memory never decays or archives.")
 
     @model_validator(mode="after")
     def _something(self) -> MemoryPatch:
@@ -242,7 +302,16 @@ class MemoryPatch(BaseModel):
 class ForgetFilter(BaseModel):
     """Which memories to forget: every given filter must match (at least one is required)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,  # a number is no text and a boolean no number, as the OpenAPI says
+        json_schema_extra={  # at least one filter that is not null
+            "anyOf": [
+                {"required": [name], "properties": {name: {"not": {"type": "null"}}}}
+                for name in ("ids", "scope", "categories", "older_than")
+            ]
+        },
+    )
 
     ids: list[str] | None = Field(default=None, max_length=10_000)
     scope: ScopePath | None = None
@@ -314,7 +383,7 @@ class ExtractResult(BaseModel):
 class Feedback(BaseModel):
     """R7: which recalled memories an answer used (echo) and which it ignored (fizzle)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     response: CleanText = Field(min_length=1, max_length=64 * 1024, description="The answer the agent gave.")
     injected_ids: list[str] = Field(min_length=1, max_length=200, description="Memories given to the agent.")

@@ -11,7 +11,11 @@ import re
 from graphmem.errors import InvalidInputError, NotFoundError
 
 ROOT = "/"
+MAX_SCOPE_LENGTH = 512
 _SCOPE = re.compile(r"^/(?:[\w.@:+\-]+(?:/[\w.@:+\-]+)*)?$")
+_SEGMENT = r"[\w.@:+\-]*[\w@:+\-][\w.@:+\-]*"  # not made only of dots
+SCOPE_PATTERN = rf"^\s*(?:/|/?{_SEGMENT}(?:/{_SEGMENT})*/*)?\s*$"
+"""What :func:`normalize_scope` accepts, as a JSON-schema pattern (for the OpenAPI)."""
 
 
 def normalize_scope(scope: str | None) -> str:
@@ -21,6 +25,11 @@ def normalize_scope(scope: str | None) -> str:
     """
     if scope is None:
         return ROOT
+    if len(scope) > MAX_SCOPE_LENGTH:
+        raise InvalidInputError(
+            f"Invalid scope: {len(scope)} characters, over the limit of {MAX_SCOPE_LENGTH}; "
+            "use a shorter path like '/user/alice/health'."
+        )
     value = scope.strip()
     if not value.startswith("/"):
         value = "/" + value
@@ -31,7 +40,7 @@ def normalize_scope(scope: str | None) -> str:
             f"Invalid scope {scope!r}: a segment made only of dots ('.', '..') or an empty one "
             "('//') is not a scope name; use names like '/user/alice/health'."
         )
-    if len(value) > 512 or not _SCOPE.match(value):
+    if not _SCOPE.match(value):
         raise InvalidInputError(
             f"Invalid scope {scope!r}: use a path like '/user/alice/health' made of letters, digits "
             "and . _ @ : + - between slashes."

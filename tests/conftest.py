@@ -101,3 +101,9 @@ def memory(connection: MemoryConnection) -> Memory:
 def scope() -> str:
     """A scope no other test writes to."""
     return f"/test/{uuid.uuid4().hex[:12]}"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked ``runs_last`` (the schemathesis fuzzing, which writes random memories into
+    random scopes of the shared graph) run after all others, so no other test reads what they left."""
+    items.sort(key=lambda item: item.get_closest_marker("runs_last") is not None)

@@ -13,12 +13,18 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Query, Request, Response
 from fastapi.responses import HTMLResponse, PlainTextResponse
 
-from api.schemas import ERROR_RESPONSES
+from graphmem.api.schemas import ERROR_RESPONSES
 from graphmem.browser.guide import DEFAULT_LIMIT, render_guide
 from graphmem.browser.links import GUIDE_PATH, STYLE_PATH
 from graphmem.browser.views import browser_views, style_sheet
 
-router = APIRouter(tags=["browser"], responses=ERROR_RESPONSES)
+# Its errors are JSON like every other route's, though its answer is HTML.
+_ERROR_BODY = {"$ref": "#/components/schemas/ErrorBody"}
+_JSON_ERRORS = {
+    status: {**answer, "content": {"application/json": {"schema": _ERROR_BODY}}}
+    for status, answer in ERROR_RESPONSES.items()
+}
+router = APIRouter(tags=["browser"], responses=_JSON_ERRORS)
 
 _CORS = {"Access-Control-Allow-Origin": "*"}
 

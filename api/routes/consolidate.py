@@ -7,7 +7,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
 
-from api.deps import AllowedDep, MemoryDep
+from graphmem.api.deps import AllowedDep, MemoryDep
+from graphmem.api.schemas import ERROR_RESPONSES
 from graphmem.consolidate.background import BackgroundRuns
 from graphmem.consolidate.models import (
     ConsolidateRequest,
@@ -16,7 +17,7 @@ from graphmem.consolidate.models import (
     HealthDetail,
 )
 
-router = APIRouter(tags=["consolidation"])
+router = APIRouter(tags=["consolidation"], responses=ERROR_RESPONSES)
 
 
 def _runs(request: Request) -> BackgroundRuns:

@@ -12,8 +12,6 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
-from api.deps import KeyScopesDep, MemoryDep
-from api.schemas import ERROR_RESPONSES, ErrorBody
 from graphmem.agents.confine import narrow_scopes
 from graphmem.agents.models import AgentQuery, CypherResult
 from graphmem.agents.readonly import (
@@ -23,6 +21,9 @@ from graphmem.agents.readonly import (
     MAX_ROW_LIMIT,
     MAX_TIMEOUT_SECONDS,
 )
+from graphmem.api.deps import KeyScopesDep, MemoryDep
+from graphmem.api.schemas import ERROR_RESPONSES, ErrorBody
+from graphmem.models import JsonInt
 
 _RESPONSES: dict[int | str, dict[str, Any]] = {
     **ERROR_RESPONSES,
@@ -44,14 +45,14 @@ _SCOPES = Field(
 class CypherRequest(BaseModel):
     """An agent's own read-only query."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     query: str = Field(
         min_length=1, max_length=MAX_QUERY_CHARS, description="One read-only Cypher statement."
     )
     params: dict[str, Any] | None = Field(default=None, description="Values for its $parameters.")
     scopes: list[str] | None = _SCOPES
-    limit: int = Field(default=DEFAULT_ROW_LIMIT, ge=1, le=MAX_ROW_LIMIT, description="Most rows returned.")
+    limit: JsonInt = Field(default=DEFAULT_ROW_LIMIT, ge=1, le=MAX_ROW_LIMIT, description="Most rows given.")
     timeout: float = Field(
         default=DEFAULT_TIMEOUT_SECONDS,
         gt=0,
@@ -63,11 +64,11 @@ class CypherRequest(BaseModel):
 class ReadyMadeRequest(BaseModel):
     """Parameters for a ready-made query."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     params: dict[str, Any] | None = Field(default=None, description="The parameters the query lists.")
     scopes: list[str] | None = _SCOPES
-    limit: int = Field(default=DEFAULT_ROW_LIMIT, ge=1, le=MAX_ROW_LIMIT, description="Most rows returned.")
+    limit: JsonInt = Field(default=DEFAULT_ROW_LIMIT, ge=1, le=MAX_ROW_LIMIT, description="Most rows given.")
 
 
 class ReadyMadeList(BaseModel):

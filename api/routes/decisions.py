@@ -6,8 +6,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from api.deps import AllowedDep, MemoryDep
-from api.schemas import ERROR_RESPONSES, DecisionsResponse
+from graphmem.api.deps import AllowedDep, MemoryDep
+from graphmem.api.schemas import ERROR_RESPONSES, SCOPE_SCHEMA, DecisionsResponse
 from graphmem.decisions.detect import Domain
 
 router = APIRouter(tags=["decisions"], responses=ERROR_RESPONSES)
@@ -21,7 +21,9 @@ def decisions(
         str | None, Query(max_length=500, description="Words that must all occur in the decision.")
     ] = None,
     domain: Annotated[Domain | None, Query(description="Only decisions of this domain.")] = None,
-    scope: Annotated[str | None, Query(max_length=512, description="Only this scope and below.")] = None,
+    scope: Annotated[
+        str | None, Query(description="Only this scope and below.", json_schema_extra=SCOPE_SCHEMA)
+    ] = None,
 ) -> DecisionsResponse:
     """Decisions matching a topic, domain and scope, newest first; superseded ones say what replaced them."""
     found = memory.decisions(topic=topic or None, domain=domain, scope=scope, allowed=allowed)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from api.deps import AllowedDep, MemoryDep
-from api.schemas import ERROR_RESPONSES, ExtractRequest
+from graphmem.api.deps import AllowedDep, MemoryDep
+from graphmem.api.schemas import ERROR_RESPONSES, ExtractRequest
 from graphmem.models import ExtractResult
 
 router = APIRouter(tags=["extract"], responses=ERROR_RESPONSES)

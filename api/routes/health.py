@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from api.deps import MemoryDep
+from graphmem.api.deps import MemoryDep
 from graphmem.models import HealthReport
 
 router = APIRouter(tags=["health"])

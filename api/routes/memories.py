@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Response, status
 
-from api.deps import AllowedDep, MemoryDep
-from api.schemas import (
+from graphmem.api.deps import AllowedDep, MemoryDep
+from graphmem.api.schemas import (
     ERROR_RESPONSES,
     BatchRequest,
     BatchResponse,

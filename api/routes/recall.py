@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from api.deps import AllowedDep, MemoryDep
-from api.schemas import ERROR_RESPONSES
+from graphmem.api.deps import AllowedDep, MemoryDep
+from graphmem.api.schemas import ERROR_RESPONSES
 from graphmem.models import Feedback, FeedbackResult, RecallQuery, RecallResult
 
 router = APIRouter(tags=["recall"], responses=ERROR_RESPONSES)

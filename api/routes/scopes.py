@@ -6,8 +6,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from api.deps import KeyScopesDep, MemoryDep
-from api.schemas import ERROR_RESPONSES
+from graphmem.api.deps import KeyScopesDep, MemoryDep
+from graphmem.api.schemas import ERROR_RESPONSES, SCOPE_SCHEMA
 from graphmem.scopetree import ScopeNode
 
 router = APIRouter(tags=["scopes"], responses=ERROR_RESPONSES)
@@ -17,7 +17,9 @@ router = APIRouter(tags=["scopes"], responses=ERROR_RESPONSES)
 def scopes(
     memory: MemoryDep,
     bound: KeyScopesDep,
-    under: Annotated[str, Query(description="The subtree to show, e.g. /user (default /)")] = "/",
+    under: Annotated[
+        str, Query(description="The subtree to show, e.g. /user (default /)", json_schema_extra=SCOPE_SCHEMA)
+    ] = "/",
 ) -> ScopeNode:
     """The scope hierarchy below ``under`` with memory counts per scope (``own``) and per branch
     (``subtree``), by layer and status; only scopes your API key may read (404 outside them)."""

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from api.deps import AllowedDep, MemoryDep
-from api.schemas import ERROR_RESPONSES
 from graphmem.agenda.profile import DEFAULT_PROFILE_CHARS, MAX_PROFILE_CHARS
 from graphmem.agenda.triggers import DEFAULT_DUE_WINDOW_DAYS
+from graphmem.api.deps import AllowedDep, MemoryDep
+from graphmem.api.schemas import ERROR_RESPONSES, NAME_SCHEMA, SCOPE_SCHEMA, IsoDay
 from graphmem.conversations.models import SessionContext
 
 router = APIRouter(tags=["sessions"], responses=ERROR_RESPONSES)
@@ -20,10 +19,15 @@ router = APIRouter(tags=["sessions"], responses=ERROR_RESPONSES)
 def session_start(
     memory: MemoryDep,
     allowed: AllowedDep,
-    user: Annotated[str, Query(min_length=1, max_length=128, description="Whose session starts")],
-    scope: Annotated[str | None, Query(description="Default /user/<user>")] = None,
+    user: Annotated[
+        str,
+        Query(min_length=1, max_length=128, description="Who starts", json_schema_extra=NAME_SCHEMA),
+    ],
+    scope: Annotated[
+        str | None, Query(description="Default /user/<user>", json_schema_extra=SCOPE_SCHEMA)
+    ] = None,
     core_limit: Annotated[int, Query(ge=0, le=100)] = 20,
-    on: Annotated[date | None, Query(description="The day, YYYY-MM-DD (default today, UTC)")] = None,
+    on: Annotated[IsoDay | None, Query(description="The day, YYYY-MM-DD (default today, UTC)")] = None,
     due_window_days: Annotated[
         int, Query(ge=0, le=366, description="Also return memories overdue by at most this many days")
     ] = DEFAULT_DUE_WINDOW_DAYS,

@@ -8,6 +8,7 @@ CALL (pair) {
   SET w.confidence = CASE WHEN l.confidence > w.confidence THEN l.confidence ELSE w.confidence END,
       w.importance = CASE WHEN l.importance > w.importance THEN l.importance ELSE w.importance END,
       w.strength = CASE WHEN l.strength > w.strength THEN l.strength ELSE w.strength END,
+      w.decayed_strength = null,
       w.access_count = coalesce(w.access_count, 0) + coalesce(l.access_count, 0),
       w.categories = w.categories + [c IN coalesce(l.categories, []) WHERE NOT c IN w.categories],
       w.occurred_at = CASE WHEN l.occurred_at > w.occurred_at THEN l.occurred_at ELSE w.occurred_at END,

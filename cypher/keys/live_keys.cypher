@@ -2,4 +2,4 @@
 // mode: read
 MATCH (k:ApiKey)
 WHERE k.revoked = false
-RETURN k.hash AS hash, k.scopes AS scopes
+RETURN k.hash AS hash, k.scopes AS scopes, k.read_scopes AS read_scopes

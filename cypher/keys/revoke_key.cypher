@@ -3,4 +3,4 @@
 MATCH (k:ApiKey {id: $id})
 SET k.revoked = true,
     k.revoked_at = coalesce(k.revoked_at, $now)
-RETURN k {.id, .name, .scopes, .created_at, .revoked, .revoked_at} AS key
+RETURN k {.id, .name, .scopes, .read_scopes, .created_at, .revoked, .revoked_at} AS key

@@ -4,6 +4,7 @@ UNWIND $rows AS row
 MATCH (m:Memory {id: row.id})
 WHERE ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
 SET m.strength = row.strength,
+    m.decayed_strength = null,
     m.last_accessed_at = row.accessed_at,
     m.access_count = coalesce(m.access_count, 0) + 1,
     m.spaced_access_count = coalesce(m.spaced_access_count, 0) + row.spaced,

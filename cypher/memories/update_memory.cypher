@@ -10,6 +10,7 @@ SET m.text = coalesce($text, m.text),
     m.metadata_json = coalesce($metadata_json, m.metadata_json),
     m.embedding = coalesce($embedding, m.embedding),
     m.pinned = coalesce($pinned, m.pinned),
+    m.decayed_strength = CASE WHEN $pinned THEN null ELSE m.decayed_strength END,
     m.updated_at = $now
 WITH m, before
 CALL (m, before) {

@@ -22,9 +22,10 @@ CALL {
 WITH seed, m, via, mentioned_by
 WHERE m.status IN $statuses
   AND ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
+  AND ($categories IS NULL OR any(c IN coalesce(m.categories, []) WHERE c IN $categories))
   AND ($scopes IS NULL OR any(sc IN $scopes WHERE m.scope = sc.path OR m.scope STARTS WITH sc.prefix))
   AND CASE WHEN $layers IS NULL THEN NOT (coalesce(m.extractive, false) AND coalesce(m.kind, 'cluster') = 'cluster') ELSE m.layer IN $layers END
-  AND m.strength >= $min_strength
+  AND m.strength >= $min_strength AND coalesce(m.decayed_strength, m.strength) >= $min_strength
   AND ($as_of IS NULL OR (m.occurred_at <= $as_of
        AND NOT EXISTS { MATCH (w:Memory)-[:SUPERSEDES]->(m) WHERE w.occurred_at <= $as_of }))
 RETURN DISTINCT seed, via, mentioned_by, m.id AS id, vector.similarity.cosine(m.embedding, $embedding) AS similarity,

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
-from graphmem.agenda.dates import future_days_batch
+from graphmem.agenda.dates import future_days, future_days_batch
 from graphmem.agenda.models import FutureTrigger
 from graphmem.errors import InvalidInputError
 from graphmem.llm.base import Usage
+from graphmem.models import MemoryRecord
 from graphmem.scopes import scope_filter
 from graphmem.store.executor import QueryExecutor, Transaction
 from graphmem.store.memories import NewMemory
@@ -18,6 +19,16 @@ from graphmem.store.records import native, to_memory
 
 DEFAULT_DUE_WINDOW_DAYS = 1
 MAX_TRIGGERS = 1000
+
+
+def _trigger_row(memory_id: str, due_on: date, scope: str, created_at: datetime) -> dict[str, Any]:
+    return {
+        "id": str(uuid.uuid4()),
+        "memory_id": memory_id,
+        "due_on": due_on,
+        "scope": scope,
+        "created_at": created_at,
+    }
 
 
 class TriggerLinking:
@@ -33,13 +44,7 @@ class TriggerLinking:
         current = [m for m in memories if m.status == "active"]
         days = future_days_batch([(m.text, m.occurred_at) for m in current], day_first=self._day_first)
         rows = [
-            {
-                "id": str(uuid.uuid4()),
-                "memory_id": m.id,
-                "due_on": day,
-                "scope": m.scope,
-                "created_at": m.created_at,
-            }
+            _trigger_row(m.id, day, m.scope, m.created_at)
             for m, found in zip(current, days, strict=True)
             for day in found
         ]
@@ -48,6 +53,15 @@ class TriggerLinking:
     def write(self, tx: Transaction, rows: list[dict[str, Any]]) -> None:
         """Create the triggers inside the write transaction."""
         tx.run("agenda/create_triggers", rows=rows)
+
+    def replace(self, tx: Transaction, memory: MemoryRecord, now: datetime) -> None:
+        """After a memory's text changed: its triggers become those the new text names (the old
+        ones go, even when the new text names no future day)."""
+        active = memory.status == "active"
+        days = future_days(memory.text, memory.occurred_at, day_first=self._day_first) if active else []
+        tx.run("agenda/delete_memory_triggers", memory_id=memory.id)
+        if days:
+            self.write(tx, [_trigger_row(memory.id, day, memory.scope, now) for day in days])
 
 
 def check_window(start: date | None, end: date | None) -> None:

@@ -232,11 +232,23 @@ def _past_only(doc: Any, root: Any, lower: str, words: set[str]) -> bool:
     if words & PRESENT_MARKERS:
         return False
     used_to = " used to " in f" {lower} " and any(t.lemma_ == "use" and t.tag_ == "VBD" for t in doc)
-    if used_to or words & PAST_WORDS or "back in" in lower:
+    if used_to or words & PAST_WORDS or _back_then(doc):
         return True
     if root is None or root.tag_ != "VBD" or root.lemma_ in CHANGE_LEMMAS or _becomes(root):
         return False
     return bool(words & PAST_ANCHORS) or any(_past_date(e) for e in doc.ents)
+
+
+def _back_then(doc: Any) -> bool:
+    """'back in 2019', 'back in the spring': looking back to a time ('moved back in with his
+    parents' is a move, not a memory of one)."""
+    dated = {t.i for e in doc.ents if e.label_ == "DATE" for t in e}
+    for t in doc[: len(doc) - 2]:
+        if t.lower_ == "back" and doc[t.i + 1].lower_ == "in":
+            start = t.i + 3 if doc[t.i + 2].lower_ == "the" else t.i + 2
+            if start in dated:
+                return True
+    return False
 
 
 def _date_numbers(doc: Any) -> set[float]:

@@ -15,7 +15,9 @@ from urllib.parse import quote
 import httpx
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from api.schemas import (
+from graphmem.agenda.models import FutureTrigger
+from graphmem.agents.models import AgentQuery, CypherResult
+from graphmem.api.schemas import (
     BatchRequest,
     BatchResponse,
     DecisionsResponse,
@@ -25,8 +27,6 @@ from api.schemas import (
     TurnRequest,
     WriteJobStatus,
 )
-from graphmem.agenda.models import FutureTrigger
-from graphmem.agents.models import AgentQuery, CypherResult
 from graphmem.client._transport import Call, model_parser, no_content
 from graphmem.consolidate.models import ConsolidateRequest, ConsolidationReport, HealthDetail
 from graphmem.conversations.models import Conversation, FlushResult, SessionContext, TurnResult

@@ -10,9 +10,9 @@ from typing import Any, Literal, Self, TypeVar, overload
 
 import httpx
 
-from api.schemas import BatchResponse, ExtractRequest, QueuedBatch, TurnRequest, WriteJobStatus
 from graphmem.agenda.models import FutureTrigger
 from graphmem.agents.models import AgentQuery, CypherResult
+from graphmem.api.schemas import BatchResponse, ExtractRequest, QueuedBatch, TurnRequest, WriteJobStatus
 from graphmem.client import _calls as calls
 from graphmem.client._calls import BatchItem, build
 from graphmem.client._retry import RetryPolicy, delay_after_exception, delay_after_response
@@ -223,6 +223,7 @@ class Client:
         intent: Intent | None = None,
         as_of: datetime | None = None,
         reinforce: bool | None = None,
+        categories: list[str] | None = None,
     ) -> RecallResult:
         """The memories that best answer ``query``, with a confidence and the evidence gaps."""
         if isinstance(query, str):
@@ -238,6 +239,7 @@ class Client:
                 intent=intent,
                 as_of=as_of,
                 reinforce=reinforce,
+                categories=categories,
             )
         return self._call(calls.recall(query))
 
@@ -272,9 +274,12 @@ class Client:
         user: str | None = None,
         scope: str | None = None,
         at: datetime | None = None,
+        max_llm_calls: int | None = None,
     ) -> TurnResult:
         """Record one turn of a conversation (created on its first turn); reviews run on the server."""
-        turn = build(TurnRequest, role=role, text=text, user=user, scope=scope, at=at)
+        turn = build(
+            TurnRequest, role=role, text=text, user=user, scope=scope, at=at, max_llm_calls=max_llm_calls
+        )
         return self._call(calls.record_turn(session_id, turn))
 
     def end_conversation(self, session_id: str) -> FlushResult:

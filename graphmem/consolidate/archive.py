@@ -12,6 +12,7 @@ from graphmem.consolidate.context import RunContext
 from graphmem.consolidate.distil import Distiller
 from graphmem.consolidate.promote import INSIGHT, Promotion
 from graphmem.consolidate.settings import ConsolidationSettings
+from graphmem.dynamics.decay import decayed_strength
 from graphmem.embedding.base import Embedder
 from graphmem.store.consolidation import ConsolidationStore
 
@@ -43,14 +44,23 @@ class Archiving:
         }
 
     def archive(self, ctx: RunContext) -> None:
-        """Archive every active memory unused for longer than its TTL (pinned ones never)."""
+        """Archive every active memory unused for longer than its TTL (pinned ones never) whose D1
+        strength has fallen below ``archive_keep_strength``: a memory used often, at spaced
+        intervals, fades slower and outlives its category's TTL until it too has faded."""
         s = self._settings
         candidates = self._store.archive_candidates(ctx.now - timedelta(days=s.shortest_ttl_days))
-        due = [
-            {"id": c["id"], "cutoff": ctx.now - timedelta(days=s.ttl_for(c["categories"]))}
-            for c in candidates
-            if c["last_used"] < ctx.now - timedelta(days=s.ttl_for(c["categories"]))
-        ]
+        due = []
+        for c in candidates:
+            cutoff = ctx.now - timedelta(days=s.ttl_for(c["categories"]))
+            if c["last_used"] >= cutoff:
+                continue
+            strength = decayed_strength(
+                c["strength"], c["last_used"], ctx.now, c["spaced"], fade=c["fade"], faded_at=c["faded_at"]
+            )
+            if strength < s.archive_keep_strength:
+                due.append({"id": c["id"], "cutoff": cutoff})
+            else:
+                ctx.counts["seen_kept_strong"] += 1
         for start in range(0, len(due), WRITE_BATCH):
             archived = self._store.archive(due[start : start + WRITE_BATCH], ctx.now, ctx.run_id)
             ctx.counts["archived"] += len(archived)

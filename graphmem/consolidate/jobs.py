@@ -25,6 +25,7 @@ from typing import get_args
 from graphmem.clock import Clock
 from graphmem.consolidate.archive import Archiving
 from graphmem.consolidate.context import Progress, RunContext, no_progress
+from graphmem.consolidate.decay import DecayPass
 from graphmem.consolidate.distil import Distiller
 from graphmem.consolidate.drift import PriorityDrift
 from graphmem.consolidate.merge import Merging
@@ -37,6 +38,7 @@ from graphmem.embedding.base import Embedder
 from graphmem.errors import DatabaseUnavailableError, JobLockLostError
 from graphmem.llm.base import LLM
 from graphmem.store.consolidation import ConsolidationStore
+from graphmem.store.decay import DecayStore
 from graphmem.store.executor import QueryExecutor
 from graphmem.store.jobs import JobState, JobStore
 
@@ -76,6 +78,7 @@ class Consolidator:
         self._schema = Promotion(store, embedder, distiller, s, replace(SCHEMA, eps=s.schema_eps))
         self._archive = Archiving(store, embedder, distiller, s)
         self._summaries = CategorySummaries(store)
+        self._decay = DecayPass(DecayStore(executor), s.page)
         self._drift = PriorityDrift(store, s.drift_after_days)
         self._reembed = Reembedding(store, executor, embedder)
         self._flush = flush_conversations
@@ -198,6 +201,7 @@ class Consolidator:
                 ("extract", self._extract),
                 ("C3 merge", self._merge.run),
                 ("C1 episodic→semantic", self._semantic.run),
+                ("D1 decay", self._decay.run),
             ]
         if job == "weekly":
             return [

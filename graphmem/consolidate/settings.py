@@ -34,6 +34,9 @@ class ConsolidationSettings:
     merge_cosine: float = 0.85  # C3
     ttl_days: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_TTL_DAYS))
     default_ttl_days: float = 90.0  # C4: memories with no category in ttl_days
+    # C4: past its TTL, a memory still this strong (D1) stays: only one used again and again is; an
+    # unused one (strength 1 at its last use) is down to 0.14 at the shortest TTL, 60 days.
+    archive_keep_strength: float = 0.2
     cold_after_days: float = 180.0  # C4: archived and unused this long -> cold
     drift_after_days: float = 30.0  # C6: compare with the snapshot this old
     page: int = 2000  # ids read per page

@@ -42,11 +42,32 @@ class Conversation(BaseModel):
     )
 
 
+LLM_REVIEW = "llm_review"
+
+
+class TurnCost(BaseModel):
+    """X6: what handling one turn cost (the review it schedules runs after the reply; a flush
+    reports its own ``llm_calls``)."""
+
+    tokens: int = Field(description="Estimated tokens of the turn's text (about 4 characters each)")
+    llm_calls: int = Field(default=0, description="Language-model calls made while recording it")
+    usd: float = 0.0
+    ms: float = Field(description="Time spent recording it, in milliseconds")
+    skipped: list[str] = Field(
+        default_factory=list,
+        description="Expensive steps left out for the budget (llm_review: the review runs offline)",
+    )
+
+
 class TurnResult(BaseModel):
     """A recorded turn, and whether it made a review due (the caller runs it after replying)."""
 
     turn: Turn
     review_scheduled: bool
+    review_offline: bool = Field(
+        default=False, description="The scheduled review runs without the language model (max_llm_calls)"
+    )
+    cost: TurnCost | None = None
 
 
 class ReviewOutcome(BaseModel):

@@ -9,22 +9,28 @@ from __future__ import annotations
 import logging
 import re
 import threading
+import time
 import zlib
+from contextlib import nullcontext
 from datetime import datetime, timedelta
 
 from graphmem.clock import Clock
 from graphmem.conversations.lessons import LessonDetector
 from graphmem.conversations.models import (
+    LLM_REVIEW,
     Conversation,
     FlushResult,
     ReviewOutcome,
     Role,
     SessionContext,
+    TurnCost,
     TurnResult,
 )
 from graphmem.conversations.review import ConversationReviewer, ReviewLimits, WriteBatch
 from graphmem.errors import InvalidInputError, NotFoundError, TextTooLongError
 from graphmem.llm.base import LLM
+from graphmem.llm.budget import without_model
+from graphmem.recall.budget import estimate_tokens
 from graphmem.scopes import normalize_scope
 from graphmem.store.conversations import ConversationStore
 from graphmem.store.executor import QueryExecutor
@@ -38,6 +44,7 @@ DEFAULT_NUDGE_EVERY = 10
 _NAME = re.compile(r"^[\w.@:+\-]{1,128}$")
 _ROLES = ("user", "assistant")
 _LOCK_STRIPES = 64
+REVIEW_LLM_CALLS = 2  # a nudge review: lessons, then the facts of its (up to 20) user turns
 
 
 def check_name(value: str, what: str) -> str:
@@ -63,10 +70,18 @@ class ConversationSessions:
     """Records turns, runs reviews (one at a time per conversation), ends and flushes conversations."""
 
     def __init__(
-        self, store: ConversationStore, reviewer: ConversationReviewer, clock: Clock, max_text_bytes: int
+        self,
+        store: ConversationStore,
+        reviewer: ConversationReviewer,
+        clock: Clock,
+        max_text_bytes: int,
+        review_calls: int = 0,
     ) -> None:
         self._store = store
         self._reviewer = reviewer
+        # X6: what one nudge review asks the model (0: no model); a turn whose budget is below it
+        # has its review run offline.
+        self._review_calls = review_calls
         self._clock = clock
         self._max_text_bytes = max_text_bytes
         # Striped locks: a nudge review and a flush of one conversation never run at once (in this
@@ -83,12 +98,18 @@ class ConversationSessions:
         scope: str | None = None,
         at: datetime | None = None,
         nudge_every: int = DEFAULT_NUDGE_EVERY,
+        max_llm_calls: int | None = None,
     ) -> TurnResult:
         """Store one turn; ``review_scheduled`` is True on every ``nudge_every``-th user turn.
 
-        Raises InvalidInputError for a bad id, user, scope, role or empty text, TextTooLongError
-        for a text over the write limit.
+        X6: the answer says what the turn cost; with ``max_llm_calls`` below what a review calls,
+        the review it schedules is to run offline (``review_offline``; run it with
+        ``review(..., offline=True)``). Raises InvalidInputError for a bad id, user, scope, role,
+        empty text or a negative budget, TextTooLongError for a text over the write limit.
         """
+        started = time.perf_counter()
+        if max_llm_calls is not None and max_llm_calls < 0:
+            raise InvalidInputError("max_llm_calls must be 0 or more.")
         check_name(conversation_id, "session id")
         if user is not None:
             check_name(user, "user")
@@ -115,7 +136,15 @@ class ConversationSessions:
             scope=where,
             nudge_every=nudge_every,
         )
-        return TurnResult(turn=recorded.turn, review_scheduled=recorded.review_due)
+        offline = recorded.review_due and max_llm_calls is not None and max_llm_calls < self._review_calls
+        cost = TurnCost(
+            tokens=estimate_tokens(text),
+            ms=round((time.perf_counter() - started) * 1000, 1),
+            skipped=[LLM_REVIEW] if offline else [],
+        )
+        return TurnResult(
+            turn=recorded.turn, review_scheduled=recorded.review_due, review_offline=offline, cost=cost
+        )
 
     def get(self, conversation_id: str) -> Conversation:
         """The conversation's state; NotFoundError for an unknown id."""
@@ -124,18 +153,26 @@ class ConversationSessions:
             raise NotFoundError(f"No conversation has id {conversation_id!r}.")
         return found
 
-    def review(self, conversation_id: str) -> ReviewOutcome:
-        """Store what the pending turns hold and mark them processed; NotFoundError for an unknown id."""
-        with self._lock(conversation_id):
+    def check_writable_conversation(self, conversation_id: str) -> None:
+        """ScopeForbiddenError for a conversation the caller reads but may not change (X5: another
+        agent's of its tenant); returns for one it may change or does not see."""
+        found = self._store.get(conversation_id)
+        if found is not None:
+            check_writable(found.scope)
+
+    def review(self, conversation_id: str, *, offline: bool = False) -> ReviewOutcome:
+        """Store what the pending turns hold and mark them processed (``offline``: without the
+        language model); NotFoundError for an unknown id."""
+        with self._lock(conversation_id), without_model() if offline else nullcontext():
             outcome = self._reviewer.review(conversation_id)
         if outcome is None:
             raise NotFoundError(f"No conversation has id {conversation_id!r}.")
         return outcome
 
-    def review_quietly(self, conversation_id: str) -> ReviewOutcome | None:
+    def review_quietly(self, conversation_id: str, *, offline: bool = False) -> ReviewOutcome | None:
         """The nudge review: like :meth:`review`, but a failure is logged and None returned, never raised."""
         try:
-            outcome = self.review(conversation_id)
+            outcome = self.review(conversation_id, offline=offline)
         except Exception:  # best effort by design (W8): the user already has their reply
             log.warning("memory review of conversation %s failed", conversation_id, exc_info=True)
             return None
@@ -212,4 +249,8 @@ def conversation_sessions(
         clock,
         ReviewLimits(max_text_bytes=limits.max_text_bytes, max_batch_items=limits.max_batch_items),
     )
-    return ConversationSessions(ConversationStore(executor), reviewer, clock, limits.max_text_bytes)
+    # A nudge review asks the model once for lessons and once per chunk of user turns.
+    calls = REVIEW_LLM_CALLS if llm.available else 0
+    return ConversationSessions(
+        ConversationStore(executor), reviewer, clock, limits.max_text_bytes, review_calls=calls
+    )

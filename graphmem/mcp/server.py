@@ -23,6 +23,7 @@ from graphmem.errors import GraphmemError
 from graphmem.mcp.views import decision_view, memory_view, recalled_view
 from graphmem.memory import Memory
 from graphmem.models import ForgetFilter
+from graphmem.tenancy import Grant
 
 INSTRUCTIONS = """\
 graphmem is your long-term memory, kept as a graph. At the start of a conversation call
@@ -100,7 +101,8 @@ def build_server(memory: Memory, *, allowed: Sequence[str] | None = None) -> MCP
     those scopes exactly as the REST API is: others' memories are unknown ids, writes outside
     them are refused, agent queries see only graph values inside them.
     """
-    scopes = None if allowed is None else list(allowed)
+    # A Grant (an agent's key, X5) is kept whole: it confines writes to the agent's own space.
+    scopes = None if allowed is None else allowed if isinstance(allowed, Grant) else list(allowed)
     server = _GraphmemMCP(name="graphmem", instructions=INSTRUCTIONS)
     _memory_tools(server, memory, scopes)
     _context_tools(server, memory, scopes)
@@ -149,6 +151,10 @@ def _memory_tools(server: MCPServer, memory: Memory, allowed: list[str] | None) 
         include_superseded: Annotated[
             bool, Field(description="Also return beliefs that were replaced (history).")
         ] = False,
+        categories: Annotated[
+            list[str] | None,
+            Field(description="Only memories with one of these categories (a domain such as engineering)."),
+        ] = None,
     ) -> dict[str, Any]:
         """Find the memories that answer a question, best first, current beliefs only by default.
 
@@ -158,7 +164,12 @@ def _memory_tools(server: MCPServer, memory: Memory, allowed: list[str] | None) 
 
         def work() -> dict[str, Any]:
             answer = memory.recall(
-                query, scope=scope, limit=limit, include_superseded=include_superseded, allowed=allowed
+                query,
+                scope=scope,
+                limit=limit,
+                include_superseded=include_superseded,
+                categories=categories,
+                allowed=allowed,
             )
             return {
                 "results": [recalled_view(hit) for hit in answer.results],

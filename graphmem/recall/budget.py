@@ -13,6 +13,16 @@ from collections.abc import Sequence
 from graphmem.models import RecallCost, Recalled, RecallResult
 
 CHARS_PER_TOKEN = 4
+# A memory is a sentence or two: about 120 characters. A budget below this many tokens per memory
+# asked for cannot hold the answer's `limit` memories anyway, so the deeper search (sub-queries,
+# which widen the candidate pool for many-part questions) is skipped: the direct matches fill it.
+TYPICAL_MEMORY_TOKENS = 30
+SUB_QUERIES = "sub_queries"
+
+
+def tight_budget(max_tokens: int | None, limit: int) -> bool:
+    """Whether ``max_tokens`` is too small for ``limit`` typical memories (None: no budget)."""
+    return max_tokens is not None and max_tokens < limit * TYPICAL_MEMORY_TOKENS
 
 
 def estimate_tokens(text: str) -> int:
@@ -39,8 +49,11 @@ def fit_to_budget(results: Sequence[Recalled], max_tokens: int | None) -> tuple[
     return kept, len(results) - len(kept)
 
 
-def within_budget(answer: RecallResult, max_tokens: int | None, ms: float) -> RecallResult:
-    """``answer`` cut to ``max_tokens`` with its cost (tokens returned, no LLM calls, time taken)."""
+def within_budget(
+    answer: RecallResult, max_tokens: int | None, ms: float, skipped: Sequence[str] = ()
+) -> RecallResult:
+    """``answer`` cut to ``max_tokens`` with its cost (tokens returned, no LLM calls, time taken,
+    the expensive steps ``skipped`` for the budget)."""
     kept, cut = fit_to_budget(answer.results, max_tokens)
     gaps = list(answer.evidence_gaps)
     if cut:
@@ -51,5 +64,6 @@ def within_budget(answer: RecallResult, max_tokens: int | None, ms: float) -> Re
         usd=0.0,
         ms=round(ms, 1),
         cut=cut,
+        skipped=list(skipped),
     )
     return answer.model_copy(update={"results": kept, "evidence_gaps": gaps, "cost": cost})

@@ -18,6 +18,7 @@ import numpy as np
 from graphmem.clock import Clock, SystemClock
 from graphmem.embedding.base import Embedder, blend
 from graphmem.models import MemoryRecord, Recalled, RecallQuery, RecallResult
+from graphmem.recall.budget import tight_budget
 from graphmem.recall.keywords import keyword_shares
 from graphmem.recall.lucene import lucene_query
 from graphmem.recall.ranking import (
@@ -170,7 +171,9 @@ def search_filter(query: RecallQuery) -> SearchFilter:
     )
     as_of = query.as_of
     statuses = ["active", "superseded"] if query.include_superseded or as_of is not None else ["active"]
-    return SearchFilter(scopes=scopes, statuses=statuses, layers=query.layers, as_of=as_of)
+    return SearchFilter(
+        scopes=scopes, statuses=statuses, layers=query.layers, as_of=as_of, categories=query.categories
+    )
 
 
 @dataclass(frozen=True)
@@ -236,7 +239,12 @@ class Recaller:
         seek = replace(where, statuses=["active", "superseded"]) if current_only else where
         embedding = self._query_vector(query)
         lucene = lucene_query(query.query)
-        deeper = sub_queries(query.query, self._settings.sub_query_budget)
+        # X6: under a tight token budget the deeper search is skipped (see recall/budget.py).
+        deeper = (
+            []
+            if tight_budget(query.max_tokens, query.limit)
+            else sub_queries(query.query, self._settings.sub_query_budget)
+        )
         pool = max(self._settings.pool, query.limit * 3)
         s = self._settings
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -50,6 +50,8 @@ class TopicSignals:
     entities: dict[str, tuple[str, ...]]  # id -> keys of the entities it mentions
     mentions: dict[str, int]  # entity key -> memories of its scope, layer and status mentioning it
     follows: list[tuple[str, str]]  # (a, b): b follows a in an episode (NEXT)
+    texts: dict[str, str] = field(default_factory=dict)  # id -> text (its words tie topics too)
+    scopes: dict[str, str] = field(default_factory=dict)  # id -> scope (words are rare within one)
 
 
 @dataclass(frozen=True)
@@ -167,6 +169,8 @@ class ConsolidationStore:
                     signals.mentions[entity["key"]] = int(entity["mentions"])
                 signals.entities[row["id"]] = tuple(sorted(set(keys)))
                 signals.follows.extend((row["id"], b) for b in row["next"] or [])
+                signals.texts[row["id"]] = row["text"]
+                signals.scopes[row["id"]] = row["scope"]
         return signals
 
     def members(

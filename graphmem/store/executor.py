@@ -27,7 +27,7 @@ from graphmem.errors import (
     StoreError,
 )
 from graphmem.store.catalog import Catalog, CypherQuery
-from graphmem.tenancy import ALLOWED_PARAMETER, current_allowed
+from graphmem.tenancy import ALLOWED_PARAMETER, current_for
 
 log = logging.getLogger(__name__)
 
@@ -172,8 +172,9 @@ class Transaction:
         """Run the query ``name`` in this transaction and return its rows as dicts."""
         query = self._catalog.get(name)
         if ALLOWED_PARAMETER in query.parameters and ALLOWED_PARAMETER not in params:
-            # Tenancy: the caller's allowed scopes reach every query that filters on them.
-            params[ALLOWED_PARAMETER] = current_allowed()
+            # Tenancy: the caller's allowed scopes reach every query that filters on them; a write
+            # query gets the scopes the caller may write in (X5: an agent's own space).
+            params[ALLOWED_PARAMETER] = current_for(query.mode)
         _check_parameters(query, params)
         result = self._tx.run(query.text, params)
         # Catalog queries return maps, lists and values (never bare nodes), so each record is copied

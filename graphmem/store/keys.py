@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from graphmem.store.executor import QueryExecutor
 from graphmem.store.records import native
+from graphmem.tenancy import binding
 
 
 class ApiKeyRecord(BaseModel):
@@ -17,6 +18,7 @@ class ApiKeyRecord(BaseModel):
     id: str
     name: str
     scopes: list[str] | None
+    read_scopes: list[str] | None = None  # X5: scopes it only reads (its tenant's other agents)
     created_at: datetime
     revoked: bool = False
     revoked_at: datetime | None = None
@@ -33,11 +35,23 @@ class ApiKeyStore:
         self._executor = executor
 
     def create(
-        self, key_id: str, name: str, secret_hash: str, scopes: list[str] | None, now: datetime
+        self,
+        key_id: str,
+        name: str,
+        secret_hash: str,
+        scopes: list[str] | None,
+        now: datetime,
+        read_scopes: list[str] | None = None,
     ) -> ApiKeyRecord:
         """Store a key by the hash of its secret."""
         rows = self._executor.write(
-            "keys/create_key", id=key_id, key_name=name, hash=secret_hash, scopes=scopes, now=now
+            "keys/create_key",
+            id=key_id,
+            key_name=name,
+            hash=secret_hash,
+            scopes=scopes,
+            read_scopes=read_scopes,
+            now=now,
         )
         return _record(rows[0]["key"])
 
@@ -51,5 +65,8 @@ class ApiKeyStore:
         return _record(rows[0]["key"]) if rows else None
 
     def live(self) -> list[tuple[str, list[str] | None]]:
-        """(hash, scopes) of every key not revoked."""
-        return [(r["hash"], r["scopes"]) for r in self._executor.read("keys/live_keys")]
+        """(hash, binding) of every key not revoked (see :func:`graphmem.tenancy.binding`)."""
+        return [
+            (r["hash"], binding(r["scopes"], r["read_scopes"]) if r["scopes"] or r["read_scopes"] else None)
+            for r in self._executor.read("keys/live_keys")
+        ]

@@ -266,27 +266,40 @@ class MemoryStore:
         )
 
     def update(
-        self, memory_id: str, patch: MemoryPatch, embedding: list[float] | None, now: datetime
+        self,
+        memory_id: str,
+        patch: MemoryPatch,
+        embedding: list[float] | None,
+        now: datetime,
+        then: Callable[[Transaction, MemoryRecord], None] | None = None,
     ) -> MemoryRecord:
-        """Apply ``patch`` (and the new text's embedding); raises NotFoundError for an unknown id."""
+        """Apply ``patch`` (and the new text's embedding), then ``then`` on the updated memory, in
+        one transaction; raises NotFoundError for an unknown id."""
         metadata = (
             None if patch.metadata is None else json.dumps(patch.metadata, ensure_ascii=False, sort_keys=True)
         )
-        rows = self._executor.write(
-            "memories/update_memory",
-            id=memory_id,
-            text=patch.text,
-            scope=patch.scope,
-            categories=patch.categories,
-            importance=patch.importance,
-            metadata_json=metadata,
-            embedding=embedding,
-            pinned=patch.pinned,
-            now=now,
-        )
-        if not rows:
-            raise NotFoundError(f"No memory has id {memory_id!r}.")
-        return to_memory(rows[0]["memory"])
+
+        def work(tx: Transaction) -> MemoryRecord:
+            rows = tx.run(
+                "memories/update_memory",
+                id=memory_id,
+                text=patch.text,
+                scope=patch.scope,
+                categories=patch.categories,
+                importance=patch.importance,
+                metadata_json=metadata,
+                embedding=embedding,
+                pinned=patch.pinned,
+                now=now,
+            )
+            if not rows:
+                raise NotFoundError(f"No memory has id {memory_id!r}.")
+            record = to_memory(rows[0]["memory"])
+            if then is not None:
+                then(tx, record)
+            return record
+
+        return self._executor.write_unit(work, "memories/update_memory")
 
     def delete(self, memory_id: str) -> None:
         """Delete one memory and its edges; raises NotFoundError for an unknown id."""

@@ -25,6 +25,7 @@ class SearchFilter:
     statuses: list[str]
     layers: Sequence[str] | None
     as_of: datetime | None = None
+    categories: Sequence[str] | None = None  # X5 domain filter: at least one of them
 
     def params(self) -> dict[str, Any]:
         """The filter as Cypher parameters."""
@@ -34,6 +35,7 @@ class SearchFilter:
             "layers": None if self.layers is None else list(self.layers),
             "min_strength": MIN_VISIBLE_STRENGTH,
             "as_of": self.as_of,
+            "categories": None if self.categories is None else list(self.categories),
         }
 
 

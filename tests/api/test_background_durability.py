@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from graphmem.api.app import create_app
 from graphmem.clock import SystemClock
 from graphmem.config import Settings
 from graphmem.connect import Neo4jTarget, open_memory
@@ -34,7 +34,7 @@ def _count(memory: Memory, scope: str) -> int:
 
 
 def _wait_done(client: TestClient, job_id: str) -> dict[str, object]:
-    for _ in range(100):
+    for _ in range(600):  # up to a minute: the first write of a process loads its language models
         state: dict[str, object] = client.get(f"/v1/memories/batch/{job_id}").json()
         if state["status"] in ("done", "failed"):
             return state

@@ -15,9 +15,9 @@ import uvicorn
 from fastapi import FastAPI
 
 import graphmem
-from api.app import create_app
-from api.schemas import BatchResponse, QueuedBatch
 from graphmem.agents.models import CypherResult
+from graphmem.api.app import create_app
+from graphmem.api.schemas import BatchResponse, QueuedBatch
 from graphmem.client import Client
 from graphmem.config import Settings
 from graphmem.connect import Neo4jTarget, open_memory

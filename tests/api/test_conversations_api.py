@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from graphmem.api.app import create_app
 from graphmem.config import Settings
 from graphmem.connect import MemoryConnection, Neo4jTarget, open_memory
 from graphmem.embedding.base import Embedder

@@ -16,7 +16,7 @@ import neo4j
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from graphmem.api.app import create_app
 from graphmem.connect import Neo4jTarget
 from graphmem.entities.names import group_id_for_scope
 from graphmem.memory import Memory

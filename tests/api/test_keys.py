@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from graphmem.api.app import create_app
 from graphmem.cli import main
 from graphmem.connect import Neo4jTarget
 from graphmem.keys import KeyRing

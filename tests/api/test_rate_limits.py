@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.ratelimit import RateLimits, parse_limit
+from graphmem.api.app import create_app
+from graphmem.api.ratelimit import RateLimits, parse_limit
 from graphmem.errors import InvalidInputError
 from graphmem.memory import Memory
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 import uvicorn
 
-from api.app import create_app
+from graphmem.api.app import create_app
 from graphmem.connect import Neo4jTarget
 from graphmem.memory import Memory
 from graphmem.runtime.ports import LOOPBACK, free_port

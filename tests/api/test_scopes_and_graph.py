@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from graphmem.api.app import create_app
 from graphmem.cli import main as cli
 from graphmem.connect import Neo4jTarget
 from graphmem.errors import InvalidInputError, NotFoundError

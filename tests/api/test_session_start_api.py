@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from graphmem.api.app import create_app
 from graphmem.memory import Memory
 
 pytestmark = pytest.mark.integration
@@ -108,6 +108,34 @@ def test_a_superseded_or_deleted_memory_takes_its_trigger_with_it(client: TestCl
     listed = client.get("/v1/triggers", params={"scope": scope}).json()
     assert [(t["due_on"], t["memory"]["id"]) for t in listed] == [("2026-03-22", replaced["id"])]
     assert due_texts(client, user, "2026-03-20") == []
+
+
+def test_patching_a_memory_text_moves_or_removes_its_trigger(client: TestClient, user: str) -> None:
+    scope = f"/user/{user}"
+    dentist = remember(client, "Dentist appointment next Friday.", scope)  # Friday 6 March
+    other = remember(client, "Send Bob the slides tomorrow.", scope)  # 5 March, left alone
+
+    def listed() -> list[tuple[str, str]]:
+        triggers = client.get("/v1/triggers", params={"scope": scope}).json()
+        return [(t["due_on"], t["memory"]["text"]) for t in triggers]
+
+    moved = client.patch(f"/v1/memories/{dentist['id']}", json={"text": "Dentist appointment on 12 March."})
+    assert moved.status_code == 200, moved.text
+    assert listed() == [
+        ("2026-03-05", "Send Bob the slides tomorrow."),
+        ("2026-03-12", "Dentist appointment on 12 March."),
+    ]
+    assert due_texts(client, user, "2026-03-06", due_window_days=0) == []
+
+    # a text without a future day takes the trigger away; other fields leave triggers as they are
+    saw = client.patch(f"/v1/memories/{dentist['id']}", json={"text": "I saw the dentist."})
+    assert saw.status_code == 200
+    assert client.patch(f"/v1/memories/{other['id']}", json={"importance": 0.9}).status_code == 200
+    assert listed() == [("2026-03-05", "Send Bob the slides tomorrow.")]
+
+    # a refused patch changes nothing
+    assert client.patch(f"/v1/memories/{other['id']}", json={"text": ""}).status_code == 422
+    assert listed() == [("2026-03-05", "Send Bob the slides tomorrow.")]
 
 
 def test_bad_days_are_refused(client: TestClient, user: str) -> None:

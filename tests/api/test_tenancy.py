@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from httpx import Response
 from mcp import Client as MCPClient
 
-from api.app import create_app
+from graphmem.api.app import create_app
 from graphmem.client import Client
 from graphmem.errors import NotFoundError, ScopeForbiddenError
 from graphmem.mcp.server import build_server

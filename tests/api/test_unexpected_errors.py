@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from graphmem.api.app import create_app
 from graphmem.memory import Memory
 
 

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from graphmem.api.app import create_app
 from graphmem.cli import main
 from graphmem.connect import Neo4jTarget
 from graphmem.errors import JobBusyError
@@ -36,7 +36,7 @@ def test_overdue_jobs_catch_up_and_then_wait_for_their_interval(sleeper: Memory,
     assert {j.name: j.overdue for j in report.jobs} == {"nightly": False, "weekly": False, "monthly": False}
     assert report.recent_runs[0].job in {"nightly", "weekly"}
     nightly = next(r for r in report.recent_runs if r.job == "nightly")
-    assert list(nightly.step_ms) == ["extract", "C3 merge", "C1 episodic→semantic"]
+    assert list(nightly.step_ms) == ["extract", "C3 merge", "C1 episodic→semantic", "D1 decay"]
 
 
 def test_a_job_locked_by_another_process_is_busy_until_its_lease_expires(

@@ -30,7 +30,7 @@ import uvicorn
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from graphmem.api.app import create_app
 from graphmem.browser.links import browser_links, default_api_url, record_api_url
 from graphmem.browser.views import browser_views, style_sheet
 from graphmem.cli import main as cli

@@ -16,7 +16,7 @@ import neo4j
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from graphmem.api.app import create_app
 from graphmem.connect import MemoryConnection, Neo4jTarget
 from graphmem.decisions.recorder import DecisionRecorder
 from graphmem.embedding.base import Embedder

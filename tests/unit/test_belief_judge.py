@@ -98,3 +98,11 @@ def test_clauses_of_a_sentence_whose_main_verb_has_no_subject() -> None:
     from graphmem.beliefs.parse import clause_texts
 
     assert clause_texts("Switched to Neovim, so Bob is happy and Ann is sad.")[-1] == "Ann is sad"
+
+
+def test_moving_back_in_with_someone_is_a_move_not_a_memory() -> None:
+    old = read_statement("Oliver doesn't live with his parents anymore.")
+    moved_back = read_statement("Oliver moved back in with his parents in Leeds after his lease ended.")
+    assert judge(old, moved_back, 0.71).conflict
+    looking_back = read_statement("Back in 2019 Oliver lived with his parents.")
+    assert not judge(read_statement("Oliver lives in Leeds."), looking_back, 0.6).conflict

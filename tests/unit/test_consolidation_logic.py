@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
@@ -238,3 +239,47 @@ def test_topics_come_from_rare_shared_entities_not_from_common_ones_or_from_time
     assert found == [tuple(boat), tuple(dog)]
     without_entities = TopicWeights(neighbours=10, entity=0.0, entity_max_share=0.5)
     assert topic_clusters(neighbours, {}, signals, without_entities, 3) == []
+
+
+def test_topics_come_from_rare_shared_words_when_no_entity_was_extracted() -> None:
+    from graphmem.consolidate.topics import TopicWeights, topic_clusters
+    from graphmem.store.consolidation import TopicSignals
+
+    texts = {
+        "k1": "User started a pottery course on Tuesday evenings.",
+        "k2": "Centering the clay on the pottery wheel is the hardest part.",
+        "k3": "Glazed two pottery bowls; the clay cracked in one.",
+        "r1": "User's kitchen renovation begins in April.",
+        "r2": "Builders found old pipes behind the kitchen wall.",
+        "r3": "The kitchen tiles finally arrived.",
+        "n1": "User prefers window seats on trains.",
+        "n2": "User is allergic to latex.",
+    }
+    # no vector ties at all, nobody among anybody's nearest (k = 0): words alone, weighed up
+    neighbours = {a: [(b, 0.2) for b in texts if b != a] for a in texts}
+    signals = TopicSignals(
+        occurred={m: 0.0 for m in texts},
+        entities={},
+        mentions={},
+        follows=[],
+        texts=texts,
+        scopes={m: "/user/a" for m in texts},
+    )
+    weights = TopicWeights(neighbours=0, words=0.5, floor=0.1, entity_max_share=0.4)
+    found = sorted(c.members for c in topic_clusters(neighbours, {}, signals, weights, 3))
+    assert found == [("k1", "k2", "k3"), ("r1", "r2", "r3")]  # 'user' is in too many to tie anything
+    without_words = TopicWeights(neighbours=0, words=0.0, floor=0.1, entity_max_share=0.4)
+    assert topic_clusters(neighbours, {}, signals, without_words, 3) == []
+
+
+def test_decay_pass_counts_from_the_last_use_and_is_the_same_all_day() -> None:
+    from graphmem.consolidate.decay import day_start, strength_on
+    from graphmem.store.decay import StrengthFacts
+
+    now = datetime(2026, 6, 1, 17, 30, tzinfo=UTC)
+    imported = StrengthFacts("a", 1.0, now - timedelta(hours=5), 0, False, 1.0, None, None)
+    assert strength_on(imported, day_start(now)) == 1.0  # entered the graph today: not faded yet
+    unused = replace(imported, used=now - timedelta(days=90))
+    assert strength_on(unused, day_start(now)) == strength_on(unused, day_start(now + timedelta(hours=6)))
+    assert 0.1 < strength_on(unused, day_start(now)) < 0.11  # 89.3 days to the start of the day
+    assert strength_on(replace(unused, pinned=True), day_start(now)) == 1.0
