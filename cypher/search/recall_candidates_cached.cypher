@@ -18,7 +18,8 @@ CALL () {
     AND ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
     AND any(s IN $scopes WHERE m.scope = s.path OR m.scope STARTS WITH s.prefix)
     AND CASE WHEN $layers IS NULL THEN NOT (coalesce(m.extractive, false) AND coalesce(m.kind, 'cluster') = 'cluster') ELSE m.layer IN $layers END
-    AND m.strength >= $min_strength
+    AND ($categories IS NULL OR any(c IN coalesce(m.categories, []) WHERE c IN $categories))
+    AND m.strength >= $min_strength AND coalesce(m.decayed_strength, m.strength) >= $min_strength
     AND ($as_of IS NULL OR (m.occurred_at <= $as_of
          AND NOT EXISTS { MATCH (w:Memory)-[:SUPERSEDES]->(m) WHERE w.occurred_at <= $as_of }))
   WITH m, h
@@ -33,7 +34,8 @@ CALL (revisions) {
     AND ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
     AND any(s IN $scopes WHERE m.scope = s.path OR m.scope STARTS WITH s.prefix)
     AND CASE WHEN $layers IS NULL THEN NOT (coalesce(m.extractive, false) AND coalesce(m.kind, 'cluster') = 'cluster') ELSE m.layer IN $layers END
-    AND m.strength >= $min_strength
+    AND ($categories IS NULL OR any(c IN coalesce(m.categories, []) WHERE c IN $categories))
+    AND m.strength >= $min_strength AND coalesce(m.decayed_strength, m.strength) >= $min_strength
     AND ($as_of IS NULL OR (m.occurred_at <= $as_of
          AND NOT EXISTS { MATCH (w:Memory)-[:SUPERSEDES]->(m) WHERE w.occurred_at <= $as_of }))
   WITH m, score
