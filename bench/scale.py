@@ -5,6 +5,7 @@
     python -m bench.scale --n 1000000           # 1M: needs a few GB of heap and hours to embed
     python -m bench.scale --layout one          # everything in one scope
     python -m bench.scale --consolidate         # also time one nightly consolidation (slow)
+    python -m bench.scale --compare-cache       # recall without and with the vector cache, interleaved
 
 Every number is a JSON line carrying the machine's load average (``load``) at that moment.
 - corpus: LoCoMo turns (read in place from ../shared/data), then combinations of two turns of
@@ -28,6 +29,7 @@ import statistics
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -152,36 +154,59 @@ def rest_ingest(client: httpx.Client, embedder: Embedder, texts: list[str], scop
     )
 
 
-def recall_latency(url: str, queries: list[str], scope: str | None, clients: int, label: str) -> None:
-    """p50/p95/p99 of REST recall with ``clients`` concurrent clients over ``queries``."""
+def recall_latency(
+    urls: dict[str, str], queries: list[str], scope: str | None, clients: int, label: str
+) -> None:
+    """p50/p95/p99 of REST recall with ``clients`` concurrent clients over ``queries``, through each
+    API of ``urls`` (vector cache off/on): every client sends each query to all of them in turn,
+    alternating which goes first, so the machine's load weighs on each alike."""
 
-    def run(part: list[str]) -> list[float]:
-        out = []
-        with httpx.Client(base_url=url, timeout=120) as client:
-            for q in part:
+    def run(part: list[str]) -> dict[str, list[float]]:
+        out: dict[str, list[float]] = {cache: [] for cache in urls}
+        clients_by = {cache: httpx.Client(base_url=url, timeout=120) for cache, url in urls.items()}
+        try:
+            for i, q in enumerate(part):
                 body: dict[str, Any] = {"query": q, "limit": 10}
                 if scope is not None:
                     body["scope"] = scope
-                t0 = time.perf_counter()
-                client.post("/v1/recall", json=body).raise_for_status()
-                out.append((time.perf_counter() - t0) * 1000)
+                order = list(urls) if i % 2 == 0 else list(urls)[::-1]
+                for cache in order:
+                    t0 = time.perf_counter()
+                    clients_by[cache].post("/v1/recall", json=body).raise_for_status()
+                    out[cache].append((time.perf_counter() - t0) * 1000)
+        finally:
+            for client in clients_by.values():
+                client.close()
         return out
 
     parts = [queries[i::clients] for i in range(clients)]
-    started = time.perf_counter()
     with ThreadPoolExecutor(clients) as pool:
-        latencies = [x for part in pool.map(run, parts) for x in part]
-    seconds = time.perf_counter() - started
-    emit(
-        metric="rest_recall_ms",
-        where=label,
-        clients=clients,
-        queries=len(latencies),
-        p50=round(statistics.median(latencies), 1),
-        p95=round(percentile(latencies, 95), 1),
-        p99=round(percentile(latencies, 99), 1),
-        recalls_per_s=round(len(latencies) / seconds, 1),
-    )
+        done = list(pool.map(run, parts))
+    for cache in urls:
+        latencies = [x for d in done for x in d[cache]]
+        emit(
+            metric="rest_recall_ms",
+            where=label,
+            vector_cache=cache,
+            clients=clients,
+            queries=len(latencies),
+            p50=round(statistics.median(latencies), 1),
+            p95=round(percentile(latencies, 95), 1),
+            p99=round(percentile(latencies, 99), 1),
+        )
+
+
+def recall_all(urls: dict[str, str], queries: list[str], per_scope: int) -> None:
+    """Warm up, then REST recall latency in one user scope and across the whole graph through
+    each API of ``urls`` (vector cache off/on), interleaved."""
+    for url in urls.values():
+        with httpx.Client(base_url=url, timeout=600) as client:
+            for q in queries[:10]:  # warm-up: caches, JIT, the embedder session
+                client.post("/v1/recall", json={"query": q, "scope": "/scale/user0"})
+                client.post("/v1/recall", json={"query": q})
+    for scope, label in (("/scale/user0", f"one scope of {per_scope}"), (None, "whole graph")):
+        for clients in (1, 10):
+            recall_latency(urls, queries, scope, clients, label)
 
 
 def main() -> None:
@@ -194,6 +219,11 @@ def main() -> None:
     parser.add_argument("--rest-sample", type=int, default=1000, help="texts ingested through REST")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--consolidate", action="store_true", help="time one nightly run (slow)")
+    parser.add_argument(
+        "--compare-cache",
+        action="store_true",
+        help="measure recall through an API without the in-process vector cache first, then with it",
+    )
     args = parser.parse_args()
 
     texts = corpus(args.n + args.rest_sample)
@@ -212,15 +242,17 @@ def main() -> None:
             memory.prepare()
             build(memory._executor, bulk, vectors, scopes)
         emit(metric="neo4j_memory", settings=neo4j_memory(target))
-        with stack.api_server(target, {"GRAPHMEM_LLM": "none"}) as url:
+        with ExitStack() as servers:
+            urls = {}
+            # No consolidation heartbeat: a nightly run started in one API process would weigh on
+            # its recalls only (it is timed apart, with --consolidate).
+            env = {"GRAPHMEM_LLM": "none", "GRAPHMEM_CONSOLIDATION_HEARTBEAT_MINUTES": "0"}
+            if args.compare_cache:
+                off = {**env, "GRAPHMEM_RECALL_VECTOR_CACHE_ROWS": "0"}
+                urls["off"] = servers.enter_context(stack.api_server(target, off))
+            url = urls["on"] = servers.enter_context(stack.api_server(target, env))
             emit(metric="api_rss_mb", when="started", rss_mb=rss_mb(os.getpid()))
-            with httpx.Client(base_url=url, timeout=600) as client:
-                for q in queries[:10]:  # warm-up: caches, JIT, the embedder session
-                    client.post("/v1/recall", json={"query": q, "scope": "/scale/user0"})
-                    client.post("/v1/recall", json={"query": q})
-            for scope, label in (("/scale/user0", f"one scope of {args.n // scopes}"), (None, "whole graph")):
-                for clients in (1, 10):
-                    recall_latency(url, queries, scope, clients, label)
+            recall_all(urls, queries, args.n // scopes)
             emit(metric="api_rss_mb", when="after recall", rss_mb=rss_mb(os.getpid()))
             if sample:
                 with httpx.Client(base_url=url, timeout=600) as client:

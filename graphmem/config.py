@@ -106,6 +106,9 @@ class Settings(BaseSettings):
     recall_weight_recency: float = 0.1
     recall_half_life_days: float = 30.0
     recall_stale_after_days: float = 180.0
+    # Scoped recall ranks vectors in process: at most this many memories' embeddings are held
+    # (384 float32 each: ~150 MB per 100k); 0 turns the cache off (recall scans scopes in Neo4j).
+    recall_vector_cache_rows: int = Field(default=250_000, ge=0)
 
     # Consolidation (C1-C8): clustering radii, merge threshold, D4 archive TTLs per category (JSON,
     # e.g. GRAPHMEM_TTL_DAYS='{"work": 60}'), and the heartbeat that runs overdue jobs (0: never;

@@ -66,7 +66,11 @@ def recall_settings(settings: Settings) -> RecallSettings:
         recency=settings.recall_weight_recency,
         half_life_days=settings.recall_half_life_days,
     )
-    return RecallSettings(stale_after_days=settings.recall_stale_after_days, weights=weights)
+    return RecallSettings(
+        stale_after_days=settings.recall_stale_after_days,
+        weights=weights,
+        vector_cache_rows=settings.recall_vector_cache_rows,
+    )
 
 
 class MemoryConnection:

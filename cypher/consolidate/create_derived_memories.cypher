@@ -1,4 +1,4 @@
-// C1/C2/C4: create semantic or schema memories, each distilled from its sources still eligible (status in $source_statuses, not already distilled at that layer and kind); link DERIVED_FROM and fade the sources (γ on their stability). A derived memory starts as used as its sources were: their latest access, strongest strength and most spaced uses (a summary of forgotten episodes is not fresh). One row per cluster; clusters are disjoint.
+// C1/C2/C4: create semantic or schema memories, each distilled from its sources still eligible (status in $source_statuses, not already distilled at that layer and kind); link DERIVED_FROM and fade the sources (γ on their stability). Each derived memory takes its scope's next revision (recall's vector cache). A derived memory starts as used as its sources were: their latest access, strongest strength and most spaced uses (a summary of forgotten episodes is not fresh). One row per cluster; clusters are disjoint.
 // mode: write
 UNWIND $clusters AS c
 CALL (c) {
@@ -32,6 +32,10 @@ CALL (c) {
       m.job_run_id = $run_id
   FOREACH (_ IN CASE WHEN c.memory.layer = 'semantic' THEN [1] ELSE [] END | SET m:SemanticMemory)
   FOREACH (_ IN CASE WHEN c.memory.layer = 'schema' THEN [1] ELSE [] END | SET m:SchemaMemory)
+  WITH m, found
+  MERGE (lock:ScopeLock {scope: m.scope})
+  SET lock.revision = coalesce(lock.revision, 0) + 1
+  SET m.revision = lock.revision
   WITH m, found
   UNWIND found AS src
   WITH m, src, [s IN c.sources WHERE s.id = src.id][0] AS given

@@ -1,4 +1,4 @@
-// Create a batch of episodic memories, one per row.
+// Create a batch of episodic memories, one per row; each takes its scope's next revision (ScopeLock.revision, which recall's vector cache compares).
 // mode: write
 UNWIND $rows AS row
 WITH row WHERE ($allowed IS NULL OR any(ok IN $allowed WHERE row.scope = ok OR row.scope STARTS WITH ok + '/'))
@@ -19,4 +19,8 @@ SET m.text = row.text,
     m.source = row.source,
     m.metadata_json = row.metadata_json,
     m.embedding = row.embedding
-RETURN m {.*, embedding: null} AS memory
+WITH m
+MERGE (l:ScopeLock {scope: m.scope})
+SET l.revision = coalesce(l.revision, 0) + 1
+SET m.revision = l.revision
+RETURN m {.*, embedding: null, revision: null} AS memory

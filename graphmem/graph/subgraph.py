@@ -51,6 +51,7 @@ def subgraph(
         props: dict[str, Any] = native(row["props"])
         props.pop("embedding", None)
         props.pop("name_embedding", None)
+        props.pop("revision", None)  # bookkeeping of recall's vector cache, not a fact
         meta = props.pop("metadata_json", None)
         if meta:
             props["metadata"] = json.loads(meta)

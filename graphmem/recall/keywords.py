@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from graphmem.recall.lucene import query_words
 from graphmem.stemming import stem
@@ -22,9 +23,13 @@ K1 = 1.2
 B = 0.75
 
 
-def analyse(text: str) -> list[str]:
+ANALYSED_TEXTS = 20_000  # memory texts recur across recalls of one scope: analysed once
+
+
+@lru_cache(maxsize=ANALYSED_TEXTS)
+def analyse(text: str) -> tuple[str, ...]:
     """The stemmed content words of ``text`` (stop words and punctuation dropped)."""
-    return [stem(w) for w in query_words(text, unique=False)]
+    return tuple(stem(w) for w in query_words(text, unique=False))
 
 
 @dataclass(frozen=True)
@@ -36,7 +41,7 @@ class TermStats:
     mean_length: float
 
     @classmethod
-    def of(cls, analysed: Iterable[list[str]]) -> TermStats:
+    def of(cls, analysed: Iterable[Sequence[str]]) -> TermStats:
         """Statistics of the analysed texts."""
         frequency: Counter[str] = Counter()
         lengths = []

@@ -35,6 +35,7 @@ from graphmem.recall.ranking import (
 from graphmem.recall.scoring import Intent, ScoreWeights, composite_factor, intent_boost
 from graphmem.recall.subqueries import sub_queries
 from graphmem.recall.trust import trust_pass
+from graphmem.recall.vector_cache import VectorCache
 from graphmem.scopes import scope_filter
 from graphmem.store.executor import Transaction
 from graphmem.store.search import Candidate, Facts, Neighbour, SearchFilter, SearchStore
@@ -63,6 +64,9 @@ class RecallSettings:
     deep_below: float = 0.3
     sub_query_budget: int = 3
     weights: ScoreWeights = field(default_factory=ScoreWeights)
+    # Scoped recall ranks by vector in process (recall/vector_cache.py): at most this many memories
+    # are held (4 bytes x dimension each: 384 floats make 150 MB per 100k); 0 turns the cache off.
+    vector_cache_rows: int = 250_000
 
 
 QUERY_VECTOR_CACHE = 512  # query vectors kept (about 12 KB each as a list of floats: 6 MB at most)
@@ -196,6 +200,8 @@ class Recaller:
         self._clock = clock or SystemClock()
         self._vectors: OrderedDict[tuple[str, ...], list[float]] = OrderedDict()
         self._cache_lock = threading.Lock()
+        rows = self._settings.vector_cache_rows
+        self._cache = VectorCache(embedder.dimension, rows) if rows > 0 else None
 
     def _embed(self, texts: tuple[str, ...]) -> list[float]:
         """The query vector of ``texts`` (the query, then recent context), from a small LRU cache:
@@ -207,7 +213,7 @@ class Recaller:
                 return cached
         vectors = self._embedder.embed(list(texts))
         if len(texts) == 1:
-            vector = [float(x) for x in vectors[0]]
+            vector: list[float] = np.asarray(vectors[0], dtype=np.float64).tolist()
         else:
             context = np.asarray(vectors[1:]).mean(axis=0)
             w = self._settings.query_weight
@@ -243,7 +249,14 @@ class Recaller:
         s = self._settings
 
         def work(tx: Transaction) -> _Found:
-            vector, fulltext = self._search.candidates(
+            cached = (
+                self._cache.candidates(
+                    tx, embedding, lucene, seek, limit=pool, text_k=pool * 2, text_limit=pool
+                )
+                if self._cache is not None
+                else None
+            )
+            vector, fulltext = cached or self._search.candidates(
                 tx,
                 embedding,
                 lucene,
@@ -259,7 +272,7 @@ class Recaller:
             if similarity_confidence(best) < s.deep_below:  # R4: search deeper, within the budget
                 for text in deeper:
                     vec = self._embed((text,))
-                    deep += self._search.vector(tx, vec, seek, k=pool * 4, limit=pool * 2, min_results=1)
+                    deep += self._nearest(tx, vec, seek, pool * 2)
             evidence, reasons, pool_texts = _evidence(query.query, vector, fulltext, deep)
             base = {m: relevance(e, s.ranking) for m, e in evidence.items()}
             seeds = ordered(base)[: s.expand_top]
@@ -301,6 +314,20 @@ class Recaller:
             confidence=similarity_confidence(best),
             evidence_gaps=evidence_gaps(query.query, results),
         )
+
+    def _nearest(
+        self, tx: Transaction, embedding: list[float], where: SearchFilter, limit: int
+    ) -> list[Candidate]:
+        """The ``limit`` nearest memories by vector alone (a sub-query): from the vector cache when
+        it can answer, else from the graph's index (an exact scan when scopes are narrow)."""
+        cached = (
+            self._cache.candidates(tx, embedding, None, where, limit=limit, text_k=1, text_limit=1)
+            if self._cache is not None
+            else None
+        )
+        if cached is not None:
+            return cached[0]
+        return self._search.vector(tx, embedding, where, k=limit * 2, limit=limit, min_results=1)
 
     def _rank(
         self,

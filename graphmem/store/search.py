@@ -3,15 +3,15 @@ filtered inside Cypher (scopes, layers, status, time). One recall is one read tr
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any, TypeVar
 
 from graphmem.models import MemoryRecord
 from graphmem.store.executor import QueryExecutor, Row, Transaction
 from graphmem.store.memories import cosine_from_index_score
-from graphmem.store.records import to_memory
 
 MIN_VISIBLE_STRENGTH = 0.1
 T = TypeVar("T")
@@ -92,7 +92,8 @@ class Neighbour:
     mentioned_by: int = 0  # for MENTIONS: how many memories mention the rarest entity shared
 
 
-def _facts(row: Row) -> Facts:
+def facts_of(row: Row) -> Facts:
+    """The ranking facts of a candidate row (the columns every search query returns)."""
     return Facts(
         importance=float(row["importance"] if row["importance"] is not None else 0.5),
         strength=float(row["strength"] if row["strength"] is not None else 1.0),
@@ -107,6 +108,31 @@ def _facts(row: Row) -> Facts:
         faded_at=float(row["faded_at"]) if row.get("faded_at") is not None else None,
         status=str(row.get("status") or "active"),
     )
+
+
+_TIMES = ("created_at", "occurred_at", "last_accessed_at", "updated_at")
+
+
+def instant(parts: list[int] | None) -> datetime | None:
+    """A datetime from Cypher's ``[t.epochSeconds, t.nanosecond, t.offsetSeconds]`` (None for null)."""
+    if parts is None:
+        return None
+    seconds, nanosecond, offset = parts
+    zone = UTC if not offset else timezone(timedelta(seconds=offset))
+    return datetime.fromtimestamp(seconds, zone).replace(microsecond=nanosecond // 1000)
+
+
+def _times(values: list[list[int] | None]) -> dict[str, datetime | None]:
+    return {name: instant(v) for name, v in zip(_TIMES, values, strict=True)}
+
+
+def _record(memory: dict[str, Any], times: list[list[int] | None]) -> MemoryRecord:
+    """A record from the details query: its values are plain (times come as epoch parts), so the
+    recursive conversion of driver values that ``to_memory`` does is skipped."""
+    data = {**memory, **_times(times)}
+    raw = data.pop("metadata_json", None)
+    data["metadata"] = json.loads(raw) if raw else {}
+    return MemoryRecord.model_validate(data)
 
 
 def _similarity(value: object) -> float:
@@ -160,11 +186,11 @@ class SearchStore:
         for r in rows:
             if r["retriever"] == "vector":
                 cosine = cosine_from_index_score(float(r["score"]))
-                vector.append(Candidate(r["id"], cosine, _facts(r), cosine, str(r["text"])))
+                vector.append(Candidate(r["id"], cosine, facts_of(r), cosine, str(r["text"])))
             else:
                 fulltext.append(
                     Candidate(
-                        r["id"], float(r["score"]), _facts(r), _similarity(r["similarity"]), str(r["text"])
+                        r["id"], float(r["score"]), facts_of(r), _similarity(r["similarity"]), str(r["text"])
                     )
                 )
         return vector, fulltext
@@ -176,7 +202,7 @@ class SearchStore:
         if not ids:
             return Details({}, {}, frozenset(), [])
         rows = tx.run("search/recall_details", ids=ids)
-        records = {r["memory"]["id"]: to_memory(r["memory"]) for r in rows}
+        records = {r["memory"]["id"]: _record(r["memory"], r["times"]) for r in rows}
         lineage = {r["memory"]["id"]: set(r["sources"]) for r in rows if r["sources"]}
         copies = frozenset(r["memory"]["id"] for r in rows if r["extractive"] and r["sources"])
         contradictions = [(r["memory"]["id"], b) for r in rows for b in r["contradicts"]]
@@ -199,7 +225,7 @@ class SearchStore:
         found = []
         for r in rows:
             cosine = cosine_from_index_score(float(r["score"]))
-            found.append(Candidate(r["id"], cosine, _facts(r), cosine, str(r["text"])))
+            found.append(Candidate(r["id"], cosine, facts_of(r), cosine, str(r["text"])))
         return found
 
     @staticmethod
@@ -228,7 +254,7 @@ class SearchStore:
                 r["seed"],
                 r["via"],
                 r["id"],
-                _facts(r),
+                facts_of(r),
                 _similarity(r["similarity"]),
                 str(r["text"]),
                 int(r["mentioned_by"] or 0),

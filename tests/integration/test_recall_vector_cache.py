@@ -1,0 +1,115 @@
+"""Recall's in-process vector cache on the real stack: two Memory facades on one Neo4j stand for
+two API processes, each with its own cache; what one writes, moves or deletes, the other's next
+recall reflects at once, and a caller's allowed scopes still bound what comes back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from graphmem.config import Settings
+from graphmem.connect import Neo4jTarget, open_memory
+from graphmem.embedding.base import Embedder
+from graphmem.memory import Memory
+from graphmem.models import MemoryInput, MemoryPatch, RecallResult
+
+pytestmark = pytest.mark.integration
+
+TEA = "Which hot drink does Ingrid prefer in the morning?"
+
+
+@pytest.fixture
+def other(neo4j_target: Neo4jTarget, embedder: Embedder) -> Iterator[Memory]:
+    """A second Memory on the same Neo4j: another process, with a cache of its own."""
+    conn = open_memory(Settings(), neo4j_target, embedder=embedder)
+    conn.memory.prepare()
+    yield conn.memory
+    conn.close()
+
+
+def by_vector(found: RecallResult) -> list[str]:
+    """Ids of results the vector retriever found (not the fulltext one), best first."""
+    return [r.id for r in found.results if any(m.startswith("vector") for m in r.match_reasons)]
+
+
+def seed(memory: Memory, scope: str) -> None:
+    memory.remember_batch(
+        [
+            MemoryInput(text="Ingrid keeps bees on the roof of her building.", scope=scope),
+            MemoryInput(text="The quarterly report is due on the first Friday of March.", scope=scope),
+            MemoryInput(text="Bjorn repaired the bicycle chain last weekend.", scope=scope),
+        ]
+    )
+
+
+def test_a_write_through_another_process_is_recalled_at_once(
+    memory: Memory, other: Memory, scope: str
+) -> None:
+    seed(memory, scope)
+    assert memory.recall(TEA, scope=scope, reinforce=False).results  # this process caches the scope
+    tea = other.remember("Every morning Ingrid drinks a pot of lapsang souchong.", scope=scope).memory
+    assert tea is not None
+    assert by_vector(memory.recall(TEA, scope=scope, reinforce=False))[0] == tea.id
+
+
+def test_a_memory_deleted_or_moved_elsewhere_leaves_the_other_process_s_recall(
+    memory: Memory, other: Memory, scope: str
+) -> None:
+    seed(memory, scope)
+    tea = memory.remember("Every morning Ingrid drinks a pot of lapsang souchong.", scope=scope).memory
+    coffee = memory.remember("Ingrid takes her espresso with two sugars.", scope=scope).memory
+    assert tea is not None and coffee is not None
+    assert {tea.id, coffee.id} <= set(by_vector(memory.recall(TEA, scope=scope, reinforce=False)))
+    other.delete(tea.id)
+    other.update(coffee.id, MemoryPatch(scope=f"{scope}-elsewhere"))
+    left = [r.id for r in memory.recall(TEA, scope=scope, reinforce=False).results]
+    assert tea.id not in left and coffee.id not in left
+    moved = memory.recall(TEA, scope=f"{scope}-elsewhere", reinforce=False)
+    assert [r.id for r in moved.results] == [coffee.id]
+
+
+def similarity(found: RecallResult, memory_id: str) -> float:
+    """The vector similarity a result reports (0 when the vector retriever did not find it)."""
+    for r in found.results:
+        for reason in r.match_reasons if r.id == memory_id else []:
+            if reason.startswith("vector similarity"):
+                return float(reason.split()[-1])
+    return 0.0
+
+
+def test_a_re_worded_memory_is_ranked_by_its_new_text(memory: Memory, other: Memory, scope: str) -> None:
+    seed(memory, scope)
+    note = memory.remember("Ingrid's locker code is 4471.", scope=scope).memory
+    assert note is not None
+    before = similarity(memory.recall(TEA, scope=scope, reinforce=False), note.id)
+    other.update(note.id, MemoryPatch(text="Ingrid starts each morning with a pot of green tea."))
+    after = memory.recall(TEA, scope=scope, reinforce=False)
+    assert similarity(after, note.id) > before + 0.2
+    assert after.results[0].id == note.id
+
+
+def test_allowed_scopes_bound_a_cached_recall(memory: Memory, scope: str) -> None:
+    mine = memory.remember("Ingrid drinks rooibos tea every morning.", scope=f"{scope}/ingrid").memory
+    memory.remember("Ola drinks black coffee every morning.", scope=f"{scope}/ola")
+    assert mine is not None
+    assert len(memory.recall(TEA, scope=scope, reinforce=False).results) == 2  # the subtree is cached
+    confined = memory.recall(TEA, scope=scope, reinforce=False, allowed=[f"{scope}/ingrid"])
+    assert [r.id for r in confined.results] == [mine.id]
+    outside = memory.recall(TEA, scope=f"{scope}/ola", reinforce=False, allowed=[f"{scope}/ingrid"])
+    assert outside.results == []
+
+
+def test_a_scope_too_large_for_the_cache_is_recalled_from_the_graph(
+    neo4j_target: Neo4jTarget, embedder: Embedder, memory: Memory, scope: str
+) -> None:
+    seed(memory, scope)
+    tea = memory.remember("Every morning Ingrid drinks a pot of lapsang souchong.", scope=scope).memory
+    assert tea is not None
+    conn = open_memory(Settings(recall_vector_cache_rows=2), neo4j_target, embedder=embedder)
+    try:
+        conn.memory.prepare()
+        for _ in range(2):  # the second recall does not try to cache the scope again
+            assert by_vector(conn.memory.recall(TEA, scope=scope, reinforce=False))[0] == tea.id
+    finally:
+        conn.close()

@@ -1,0 +1,60 @@
+"""Recall's in-process vector cache as pure logic: exact nearest memories, rows replaced and
+dropped, which scopes changed; and the times recall details decode without the driver."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import numpy as np
+
+from graphmem.recall.vector_cache import Subtree
+from graphmem.store.scope_vectors import ScopeRows
+from graphmem.store.search import instant
+
+
+def rows(ids: list[str], scope: str, vectors: list[list[float]]) -> ScopeRows:
+    return ScopeRows(ids, [scope] * len(ids), np.asarray(vectors, dtype=np.float32))
+
+
+def test_nearest_is_the_exact_cosine_order_and_skips_dropped_rows() -> None:
+    tree = Subtree("/u", "/u/", {})
+    tree.upsert(rows(["a", "b", "c"], "/u", [[1, 0], [0.6, 0.8], [0, 1]]))
+    query = np.asarray([1, 0], dtype=np.float32)
+    assert [m for m, _ in tree.nearest(query, 3)] == ["a", "b", "c"]
+    assert tree.nearest(query, 1)[0] == ("a", 1.0)
+    tree.drop({"a"})
+    assert [m for m, _ in tree.nearest(query, 5)] == ["b", "c"]
+
+
+def test_a_re_embedded_or_moved_memory_keeps_one_row() -> None:
+    tree = Subtree("/u", "/u/", {})
+    tree.upsert(rows(["a", "b"], "/u", [[1, 0], [0, 1]]))
+    tree.upsert(rows(["a"], "/u/work", [[0, 3]]))  # not normalised on the way in
+    query = np.asarray([0, 1], dtype=np.float32)
+    assert tree.live() == 2
+    assert tree.cosine("a", query) == 1.0
+    assert tree.count("/u/work") == 1 and tree.count("/u") == 1
+
+
+def test_many_rows_grow_the_matrix() -> None:
+    tree = Subtree("/u", "/u/", {})
+    vectors = np.random.default_rng(1).normal(size=(300, 8)).astype(np.float32)
+    tree.upsert(ScopeRows([str(i) for i in range(300)], ["/u"] * 300, vectors))
+    best = tree.nearest(vectors[123] / np.linalg.norm(vectors[123]), 1)
+    assert best[0][0] == "123"
+
+
+def test_scopes_whose_revision_moved_are_stale() -> None:
+    tree = Subtree("/u", "/u/", {"/u": 3, "/u/a": 1})
+    graph = {"/u": 3, "/u/a": 2, "/u/b": 1, "/other": 9}
+    assert tree.stale(graph) == {"/u/a": 1, "/u/b": 0}
+    assert tree.stale({"/u": 3, "/u/a": 1}) == {}
+
+
+def test_instants_decode_like_the_driver() -> None:
+    moment = datetime(2025, 1, 2, 3, 4, 5, 123456, tzinfo=UTC)
+    assert instant([int(moment.timestamp()), 123456789, 0]) == moment
+    assert instant(None) is None
+    oslo = instant([int(moment.timestamp()), 0, 3600])
+    assert oslo is not None and oslo.utcoffset() == timedelta(hours=1)
+    assert oslo.tzinfo == timezone(timedelta(hours=1))
