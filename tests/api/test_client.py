@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, date, datetime
 
 import pytest
-import uvicorn
 from fastapi import FastAPI
 
 import graphmem
@@ -33,29 +30,11 @@ from graphmem.errors import (
 from graphmem.memory import Memory
 from graphmem.models import MemoryDetail, MemoryInput, Recalled
 from graphmem.runtime.ports import free_port
+from tests.serving import serve
 
 pytestmark = pytest.mark.integration
 
 KEY = "client-test-key"
-
-
-@contextmanager
-def serve(app: FastAPI) -> Iterator[str]:
-    """Run ``app`` with uvicorn in a thread on a free port; yields its URL."""
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, name=f"uvicorn-{port}", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError(f"uvicorn did not start on port {port}")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(60)
 
 
 @pytest.fixture(scope="module")

@@ -13,19 +13,17 @@ import re
 import shutil
 import subprocess
 import sys
-import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import uvicorn
 
 from graphmem.api.app import create_app
 from graphmem.connect import Neo4jTarget
 from graphmem.memory import Memory
-from graphmem.runtime.ports import LOOPBACK, free_port
+from graphmem.runtime.ports import LOOPBACK
+from tests.serving import port_of, serve
 
 pytestmark = pytest.mark.integration
 
@@ -83,18 +81,8 @@ JSON_BLOCKS = [b for b in BLOCKS if b.language == "json"]
 @pytest.fixture(scope="module")
 def api_address(memory: Memory) -> Iterator[str]:
     """``127.0.0.1:<port>``: the graphmem API served by uvicorn in a thread."""
-    port = free_port()
-    app = create_app(memory, flush_idle_minutes=None)
-    server = uvicorn.Server(uvicorn.Config(app, host=LOOPBACK, port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, name="graphmem-readme-api", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the API did not start"
-        time.sleep(0.05)
-    yield f"{LOOPBACK}:{port}"
-    server.should_exit = True
-    thread.join(timeout=30)
+    with serve(create_app(memory, flush_idle_minutes=None)) as url:
+        yield f"{LOOPBACK}:{port_of(url)}"
 
 
 def _env(target: Neo4jTarget) -> dict[str, str]:

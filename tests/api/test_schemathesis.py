@@ -16,18 +16,15 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 
 from graphmem.api.app import create_app
 from graphmem.memory import Memory
-from graphmem.runtime.ports import LOOPBACK, free_port
+from tests.serving import serve
 
 pytestmark = [pytest.mark.integration, pytest.mark.runs_last]
 
@@ -45,23 +42,14 @@ SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
 @pytest.fixture(scope="module")
 def served(memory: Memory) -> Iterator[str]:
     """The API's address, served by uvicorn in a thread."""
-    port = free_port()
     app = create_app(
         memory,
         api_keys=[ADMIN_KEY, CONFINED_KEY],
         api_key_scopes={CONFINED_KEY: [f"/schemathesis-{TAG}"]},
         flush_idle_minutes=None,
     )
-    server = uvicorn.Server(uvicorn.Config(app, host=LOOPBACK, port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, name="graphmem-schemathesis-api", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the API did not start"
-        time.sleep(0.05)
-    yield f"http://{LOOPBACK}:{port}"
-    server.should_exit = True
-    thread.join(timeout=30)
+    with serve(app) as url:
+        yield url
 
 
 def schemathesis(address: str, key: str, *options: str) -> subprocess.CompletedProcess[str]:

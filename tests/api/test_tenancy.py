@@ -21,7 +21,7 @@ from graphmem.client import Client
 from graphmem.errors import NotFoundError, ScopeForbiddenError
 from graphmem.mcp.server import build_server
 from graphmem.memory import Memory
-from tests.api.test_client import serve
+from tests.serving import serve
 
 pytestmark = pytest.mark.integration
 

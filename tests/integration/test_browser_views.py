@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import re
-import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -26,7 +25,6 @@ from typing import Any
 import neo4j
 import numpy as np
 import pytest
-import uvicorn
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
@@ -38,6 +36,7 @@ from graphmem.connect import Neo4jTarget
 from graphmem.memory import Memory
 from graphmem.runtime.ports import LOOPBACK, free_port
 from graphmem.store.catalog import default_catalog
+from tests.serving import port_of, serve
 
 pytestmark = pytest.mark.integration
 
@@ -259,18 +258,8 @@ def chromium() -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def api_url(memory: Memory) -> Iterator[str]:
     """The graphmem API on a free port, served by uvicorn in a thread."""
-    port = free_port()
-    app = create_app(memory, flush_idle_minutes=None)
-    server = uvicorn.Server(uvicorn.Config(app, host=LOOPBACK, port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, name="graphmem-test-api", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the API did not start"
-        time.sleep(0.05)
-    yield default_api_url(LOOPBACK, port)
-    server.should_exit = True
-    thread.join(timeout=30)
+    with serve(create_app(memory, flush_idle_minutes=None)) as url:
+        yield default_api_url(LOOPBACK, port_of(url))
 
 
 _NODES_JS = """frame => Array.from(frame.querySelectorAll('svg g.node')).map(g => ({
