@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from graphmem.api.app import create_app
+from graphmem.config import Settings
+from graphmem.connect import MemoryConnection, Neo4jTarget, open_memory
+from graphmem.embedding.base import Embedder
 from graphmem.memory import Memory
 
 
@@ -23,3 +27,30 @@ def keyed_client(memory: Memory) -> Iterator[TestClient]:
     """An API that demands one of two keys."""
     with TestClient(create_app(memory, api_keys=["k-one", "k-two"])) as test_client:
         yield test_client
+
+
+@pytest.fixture
+def other_memory(neo4j_target: Neo4jTarget, embedder: Embedder) -> Iterator[Callable[..., Memory]]:
+    """Builds more Memory objects on the same graph (a restarted process, another LLM)."""
+    opened: list[MemoryConnection] = []
+
+    def build(**kwargs: Any) -> Memory:
+        connection = open_memory(Settings(), neo4j_target, embedder=embedder, **kwargs)
+        opened.append(connection)
+        return connection.memory
+
+    yield build
+    for connection in opened:
+        connection.close()
+
+
+@pytest.fixture(scope="module")
+def env(neo4j_target: Neo4jTarget) -> dict[str, str]:
+    """The environment of a `graphmem` command on the test Neo4j."""
+    return {
+        "GRAPHMEM_NEO4J_URI": neo4j_target.uri,
+        "GRAPHMEM_NEO4J_USER": neo4j_target.user,
+        "GRAPHMEM_NEO4J_PASSWORD": neo4j_target.password,
+        "GRAPHMEM_NEO4J_DATABASE": neo4j_target.database,
+        "GRAPHMEM_LLM": "none",
+    }

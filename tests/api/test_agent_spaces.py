@@ -22,7 +22,6 @@ from mcp import Client as MCPClient
 
 from graphmem.api.app import create_app
 from graphmem.config import parse_api_key
-from graphmem.connect import Neo4jTarget
 from graphmem.keys import KeyRing
 from graphmem.mcp.server import build_server
 from graphmem.memory import Memory
@@ -51,18 +50,6 @@ CODER_TEXTS = [
 CODER_CHAT, GLOBEX_CHAT = f"coderchat-{TAG}", f"globexchat-{TAG}"
 # Retrieval dynamics: reading a memory strengthens it, whichever agent of the tenant reads it.
 DYNAMICS = frozenset({"strength", "access_count", "spaced_access_count", "last_accessed_at", "labile_until"})
-
-
-@pytest.fixture(scope="module")
-def env(neo4j_target: Neo4jTarget) -> dict[str, str]:
-    """The environment of a `graphmem` command on the test Neo4j."""
-    return {
-        "GRAPHMEM_NEO4J_URI": neo4j_target.uri,
-        "GRAPHMEM_NEO4J_USER": neo4j_target.user,
-        "GRAPHMEM_NEO4J_PASSWORD": neo4j_target.password,
-        "GRAPHMEM_NEO4J_DATABASE": neo4j_target.database,
-        "GRAPHMEM_LLM": "none",
-    }
 
 
 def bearer(name: str) -> dict[str, str]:

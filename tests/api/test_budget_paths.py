@@ -4,16 +4,13 @@ skips the language model, each saying so in ``cost``; every turn reports what it
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from graphmem.api.app import create_app
-from graphmem.config import Settings
-from graphmem.connect import MemoryConnection, Neo4jTarget, open_memory
-from graphmem.embedding.base import Embedder
 from graphmem.llm.scripted import ScriptedLLM
 from graphmem.memory import Memory
 from graphmem.recall.budget import estimate_tokens
@@ -21,21 +18,6 @@ from graphmem.recall.budget import estimate_tokens
 pytestmark = pytest.mark.integration
 
 QUESTION = "Who maintains the quantum ledger, and who audits the harbour cranes?"
-
-
-@pytest.fixture
-def other_memory(neo4j_target: Neo4jTarget, embedder: Embedder) -> Iterator[Callable[..., Memory]]:
-    """Builds Memory objects on the same graph with another language model."""
-    opened: list[MemoryConnection] = []
-
-    def build(**kwargs: Any) -> Memory:
-        connection = open_memory(Settings(), neo4j_target, embedder=embedder, **kwargs)
-        opened.append(connection)
-        return connection.memory
-
-    yield build
-    for connection in opened:
-        connection.close()
 
 
 def test_a_tight_recall_budget_skips_the_deeper_search(client: TestClient, scope: str) -> None:

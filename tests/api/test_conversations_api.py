@@ -13,9 +13,6 @@ import pytest
 from fastapi.testclient import TestClient
 
 from graphmem.api.app import create_app
-from graphmem.config import Settings
-from graphmem.connect import MemoryConnection, Neo4jTarget, open_memory
-from graphmem.embedding.base import Embedder
 from graphmem.llm.scripted import ScriptedLLM
 from graphmem.memory import Memory
 
@@ -54,21 +51,6 @@ def small_nudge_client(memory: Memory) -> Iterator[TestClient]:
     """An API that reviews every 4 user turns."""
     with TestClient(create_app(memory, nudge_every_user_turns=4)) as test_client:
         yield test_client
-
-
-@pytest.fixture
-def other_memory(neo4j_target: Neo4jTarget, embedder: Embedder) -> Iterator[Callable[..., Memory]]:
-    """Builds more Memory objects on the same graph (a restarted process, another LLM)."""
-    opened: list[MemoryConnection] = []
-
-    def build(**kwargs: Any) -> Memory:
-        connection = open_memory(Settings(), neo4j_target, embedder=embedder, **kwargs)
-        opened.append(connection)
-        return connection.memory
-
-    yield build
-    for connection in opened:
-        connection.close()
 
 
 def say(client: TestClient, session_id: str, text: str, **extra: Any) -> dict[str, Any]:

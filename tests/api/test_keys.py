@@ -13,7 +13,6 @@ from fastapi.testclient import TestClient
 
 from graphmem.api.app import create_app
 from graphmem.cli import main
-from graphmem.connect import Neo4jTarget
 from graphmem.keys import KeyRing
 from graphmem.memory import Memory
 
@@ -22,17 +21,6 @@ pytestmark = pytest.mark.integration
 TAG = uuid.uuid4().hex[:8]
 SCOPE = f"/user/carol-{TAG}"
 ENV_KEY = f"env-{TAG}"
-
-
-@pytest.fixture(scope="module")
-def env(neo4j_target: Neo4jTarget) -> dict[str, str]:
-    return {
-        "GRAPHMEM_NEO4J_URI": neo4j_target.uri,
-        "GRAPHMEM_NEO4J_USER": neo4j_target.user,
-        "GRAPHMEM_NEO4J_PASSWORD": neo4j_target.password,
-        "GRAPHMEM_NEO4J_DATABASE": neo4j_target.database,
-        "GRAPHMEM_LLM": "none",
-    }
 
 
 def cli(env: dict[str, str], *args: str) -> tuple[int, str, str]:
