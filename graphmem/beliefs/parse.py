@@ -369,6 +369,7 @@ def _read(text: str, speaker: str) -> Clause:
     hedged = any(t.dep_ == "aux" and t.text.lower() in HEDGE_MODALS for t in doc) or any(
         t.text.lower() in HEDGE_WORDS and t.pos_ in {"VERB", "ADV", "SCONJ", "ADJ"} for t in doc
     )
+    sentence_root = root
     if root is not None and root.lemma_ in FRAMING_VERBS:  # "we decided to use X": the verb is "use"
         root = next((c for c in root.children if c.dep_ == "xcomp"), root)
     predicate = None
@@ -397,5 +398,5 @@ def _read(text: str, speaker: str) -> Clause:
         lemmas=frozenset(lemmas),
         mentions=frozenset(_mentions(doc, speaker)),
         subject_nouns=frozenset(_subject_nouns(doc)),
-        statement=_says_how_things_are(next((t for t in doc if t.dep_ == "ROOT"), None)),
+        statement=_says_how_things_are(sentence_root),
     )
