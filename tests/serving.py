@@ -1,4 +1,5 @@
-"""Serving the API inside the test process: uvicorn in a thread, on a free loopback port."""
+"""Running graphmem from tests: the API served in the test process (uvicorn in a thread, on a free
+loopback port), and the environment a `graphmem` command needs to reach the test Neo4j."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from urllib.parse import urlsplit
 import uvicorn
 from fastapi import FastAPI
 
+from graphmem.connect import Neo4jTarget
 from graphmem.runtime.ports import LOOPBACK, free_port
 
 
@@ -38,3 +40,14 @@ def port_of(url: str) -> int:
     port = urlsplit(url).port
     assert port is not None, url
     return port
+
+
+def command_env(target: Neo4jTarget) -> dict[str, str]:
+    """The environment of a `graphmem` command (CLI, MCP server) on ``target``, without a language model."""
+    return {
+        "GRAPHMEM_NEO4J_URI": target.uri,
+        "GRAPHMEM_NEO4J_USER": target.user,
+        "GRAPHMEM_NEO4J_PASSWORD": target.password,
+        "GRAPHMEM_NEO4J_DATABASE": target.database,
+        "GRAPHMEM_LLM": "none",
+    }

@@ -13,6 +13,7 @@ from graphmem.config import Settings
 from graphmem.connect import MemoryConnection, Neo4jTarget, open_memory
 from graphmem.embedding.base import Embedder
 from graphmem.memory import Memory
+from tests.serving import command_env
 
 
 @pytest.fixture(scope="session")
@@ -47,10 +48,4 @@ def other_memory(neo4j_target: Neo4jTarget, embedder: Embedder) -> Iterator[Call
 @pytest.fixture(scope="module")
 def env(neo4j_target: Neo4jTarget) -> dict[str, str]:
     """The environment of a `graphmem` command on the test Neo4j."""
-    return {
-        "GRAPHMEM_NEO4J_URI": neo4j_target.uri,
-        "GRAPHMEM_NEO4J_USER": neo4j_target.user,
-        "GRAPHMEM_NEO4J_PASSWORD": neo4j_target.password,
-        "GRAPHMEM_NEO4J_DATABASE": neo4j_target.database,
-        "GRAPHMEM_LLM": "none",
-    }
+    return command_env(neo4j_target)

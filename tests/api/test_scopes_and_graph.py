@@ -19,6 +19,7 @@ from graphmem.cli import main as cli
 from graphmem.connect import Neo4jTarget
 from graphmem.errors import InvalidInputError, NotFoundError
 from graphmem.memory import Memory
+from tests.serving import command_env
 
 pytestmark = pytest.mark.integration
 
@@ -89,24 +90,15 @@ def test_the_scope_tree_stays_within_the_keys_scopes(memory: Memory, root: str) 
         assert everything.json()["subtree"]["total"] == 5
 
 
-def cli_env(target: Neo4jTarget) -> dict[str, str]:
-    return {
-        "GRAPHMEM_NEO4J_URI": target.uri,
-        "GRAPHMEM_NEO4J_USER": target.user,
-        "GRAPHMEM_NEO4J_PASSWORD": target.password,
-        "GRAPHMEM_NEO4J_DATABASE": target.database,
-    }
-
-
 def test_graphmem_scopes_prints_the_tree(memory: Memory, neo4j_target: Neo4jTarget, root: str) -> None:
     seed(memory, root)
-    result = CliRunner().invoke(cli, ["scopes", "--under", root], env=cli_env(neo4j_target))
+    result = CliRunner().invoke(cli, ["scopes", "--under", root], env=command_env(neo4j_target))
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == f"{root}  5  active 4, superseded 1"
     assert "  alice  3 (own 2)  active 2, superseded 1" in lines
     assert "    health  1  active 1" in lines
-    as_json = CliRunner().invoke(cli, ["scopes", "--under", root, "--json"], env=cli_env(neo4j_target))
+    as_json = CliRunner().invoke(cli, ["scopes", "--under", root, "--json"], env=command_env(neo4j_target))
     assert json.loads(as_json.output)["subtree"]["total"] == 5
 
 
@@ -143,7 +135,7 @@ def test_graphmem_export_writes_a_file_tools_read(
     seed(memory, root)
     out = tmp_path / f"g.{fmt}"
     args = ["export", "--scope", root, "--format", fmt, "-o", str(out)]
-    result = CliRunner().invoke(cli, args, env=cli_env(neo4j_target))
+    result = CliRunner().invoke(cli, args, env=command_env(neo4j_target))
     assert result.exit_code == 0, result.output
     assert f"{out}: " in result.output
     if fmt == "graphml":
@@ -156,6 +148,6 @@ def test_graphmem_export_writes_a_file_tools_read(
     texts = {d.get("label") for _, d in graph.nodes(data=True)}
     assert "I live in Porto now." in texts
     bad = CliRunner().invoke(
-        cli, ["export", "--scope", root, "--as-of", "yesterday"], env=cli_env(neo4j_target)
+        cli, ["export", "--scope", root, "--as-of", "yesterday"], env=command_env(neo4j_target)
     )
     assert bad.exit_code == 1 and "not an ISO time" in bad.output

@@ -27,6 +27,7 @@ from graphmem.connect import Neo4jTarget
 from graphmem.mcp.server import build_server
 from graphmem.memory import Memory
 from graphmem.runtime.ports import free_port, port_answers
+from tests.serving import command_env
 
 pytestmark = pytest.mark.integration
 
@@ -41,17 +42,6 @@ TOOLS = {
     "run_read_query",
     "run_saved_query",
 }
-
-
-def server_env(target: Neo4jTarget) -> dict[str, str]:
-    """The environment ``graphmem mcp`` needs to reach the test Neo4j, without a language model."""
-    return {
-        "GRAPHMEM_NEO4J_URI": target.uri,
-        "GRAPHMEM_NEO4J_USER": target.user,
-        "GRAPHMEM_NEO4J_PASSWORD": target.password,
-        "GRAPHMEM_NEO4J_DATABASE": target.database,
-        "GRAPHMEM_LLM": "none",
-    }
 
 
 def data(result: CallToolResult) -> dict[str, Any]:
@@ -78,7 +68,7 @@ def test_an_agent_remembers_recalls_and_follows_history_over_stdio(
     neo4j_target: Neo4jTarget, memory: Memory, scope: str
 ) -> None:
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "graphmem.cli", "mcp"], env=server_env(neo4j_target), cwd=REPO
+        command=sys.executable, args=["-m", "graphmem.cli", "mcp"], env=command_env(neo4j_target), cwd=REPO
     )
 
     async def session() -> None:
@@ -211,7 +201,7 @@ def http_server(neo4j_target: Neo4jTarget) -> Iterator[str]:
     process = subprocess.Popen(
         [sys.executable, "-m", "graphmem.cli", "mcp", "--transport", "http", "--port", str(port)],
         cwd=REPO,
-        env={**os.environ, **server_env(neo4j_target)},
+        env={**os.environ, **command_env(neo4j_target)},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
