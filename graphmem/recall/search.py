@@ -19,6 +19,7 @@ from graphmem.clock import Clock, SystemClock
 from graphmem.embedding.base import Embedder, blend
 from graphmem.models import MemoryRecord, Recalled, RecallQuery, RecallResult
 from graphmem.recall.budget import tight_budget
+from graphmem.recall.episode_context import context_cosine
 from graphmem.recall.keywords import keyword_shares
 from graphmem.recall.lucene import lucene_query
 from graphmem.recall.ranking import (
@@ -38,7 +39,7 @@ from graphmem.recall.trust import trust_pass
 from graphmem.recall.vector_cache import VectorCache
 from graphmem.scopes import scope_filter
 from graphmem.store.executor import Transaction
-from graphmem.store.search import Candidate, Facts, Neighbour, SearchFilter, SearchStore
+from graphmem.store.search import Candidate, Facts, Neighbour, SearchFilter, SearchStore, Surroundings
 
 # Cosine similarity of MiniLM embeddings: below LOW nothing is really related, above HIGH it is.
 LOW_SIMILARITY = 0.25
@@ -274,6 +275,11 @@ class Recaller:
                     vec = self._embed((text,))
                     deep += self._nearest(tx, vec, seek, pool * 2)
             evidence, reasons, pool_texts = _evidence(query.query, vector, fulltext, deep)
+            around = self._search.episode_context(tx, [m for m, e in evidence.items() if e.cosine], embedding)
+            evidence = in_context(query.query, evidence, pool_texts, around)
+            for m, e in evidence.items():
+                if e.context > e.cosine:
+                    reasons.setdefault(m, []).append(f"episode context similarity {e.context:.2f}")
             base = {m: relevance(e, s.ranking) for m, e in evidence.items()}
             seeds = ordered(base)[: s.expand_top]
             neighbours = self._search.neighbourhood(
@@ -365,6 +371,24 @@ class Recaller:
                 if boost > 1.0:
                     reasons.setdefault(memory_id, []).append(f"fits intent {intent}")
         return [(m, scores[m], reasons.get(m, [])) for m in ordered(scores)]
+
+
+def in_context(
+    query: str, evidence: dict[str, Evidence], pool_texts: dict[str, str], around: dict[str, Surroundings]
+) -> dict[str, Evidence]:
+    """Evidence with each memory's episode context (recall/episode_context.py): the cosine of the
+    memory read with its neighbours, and the share of the query's telling words they match
+    (weighed among the candidates, like the memory's own words)."""
+    if not around:
+        return evidence
+    texts = {m: " ".join(a.texts) for m, a in around.items() if m in evidence}
+    shares = keyword_shares(query, texts, pool_texts) if texts else {}
+    return {
+        m: e
+        if m not in around
+        else replace(e, context=context_cosine(e.cosine, around[m]), context_keyword=shares.get(m, 0.0))
+        for m, e in evidence.items()
+    }
 
 
 def _evidence(

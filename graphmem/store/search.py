@@ -80,6 +80,17 @@ class Details:
 
 
 @dataclass(frozen=True)
+class Surroundings:
+    """What the graph holds around one memory in its episode: each neighbour's cosine to the
+    query and to the memory, their cosines among themselves, and their texts."""
+
+    to_query: tuple[float, ...]
+    to_memory: tuple[float, ...]
+    among: tuple[tuple[float, ...], ...]
+    texts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Neighbour:
     """A memory next to a recall seed in the graph, and the edge that leads there."""
 
@@ -261,3 +272,22 @@ class SearchStore:
             )
             for r in rows
         ]
+
+    @staticmethod
+    def episode_context(
+        tx: Transaction, ids: list[str], embedding: list[float], *, per_memory: int = 4
+    ) -> dict[str, Surroundings]:
+        """The memories next to each of ``ids`` in its episode (at most ``per_memory``), as
+        cosines and texts (recall/episode_context.py); memories outside any episode are left out."""
+        if not ids:
+            return {}
+        rows = tx.run("search/episode_context", ids=ids, embedding=embedding, per_memory=per_memory)
+        return {
+            str(r["id"]): Surroundings(
+                to_query=tuple(_similarity(v) for v in r["to_query"]),
+                to_memory=tuple(_similarity(v) for v in r["to_memory"]),
+                among=tuple(tuple(_similarity(v) for v in row) for row in r["among"]),
+                texts=tuple(str(t) for t in r["texts"]),
+            )
+            for r in rows
+        }

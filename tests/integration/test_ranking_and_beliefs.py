@@ -159,3 +159,39 @@ def test_writes_minutes_apart_without_a_source_form_an_episode(memory: Memory, s
     assert "Mia: Biscuit. She's a two-year-old beagle." in reasons
     assert any("next to a match in its episode" in why for why in reasons.values())
     assert "Leo: Unrelated, the boiler broke." not in reasons
+
+
+def test_a_turn_that_answers_only_in_its_context_is_found(memory: Memory, scope: str) -> None:
+    """A chat answer often names nothing of the question ("Every Sunday morning, rain or shine.");
+    recall reads each turn with the turns around it, so the answer is found for a question that
+    matches the turn before it, and says why."""
+    start = datetime(2024, 6, 1, 18, tzinfo=UTC)
+    chats = [
+        [
+            "Mia: Work has been hectic, the quarterly report is due on Friday.",
+            "Leo: Do you still go bouldering at that gym by the river?",
+            "Mia: Every Sunday morning, rain or shine.",
+            "Leo: Nice. I should come along some time.",
+        ],
+        [
+            "Leo: How was the concert last night?",
+            "Mia: Loud! The band played for almost three hours.",
+            "Leo: Did you take the train home?",
+            "Mia: No, a friend gave me a lift.",
+        ],
+        [
+            "Mia: My sister visits next week, she wants to see the old town.",
+            "Leo: The cathedral is worth it, and the market on Saturdays.",
+            "Mia: I'll take her there on Saturday then.",
+        ],
+    ]
+    for day, turns in enumerate(chats):
+        for i, text in enumerate(turns):
+            memory.remember(text, scope=scope, occurred_at=start + timedelta(days=day, minutes=2 * i))
+    found = memory.recall_query(
+        RecallQuery(query="How often does Mia go bouldering?", scope=scope, limit=3, reinforce=False)
+    )
+    reasons = {r.text: r.match_reasons for r in found.results}
+    assert "Mia: Every Sunday morning, rain or shine." in reasons
+    why = reasons["Mia: Every Sunday morning, rain or shine."]
+    assert any(w.startswith("episode context similarity") for w in why)
