@@ -91,7 +91,7 @@ class Settings(BaseSettings):
     store_duplicate_threshold: float = 0.98
 
     # Belief updates (W5): similarity at which a stored memory is checked against a new one.
-    belief_llm_min_cosine: float = 0.85
+    belief_llm_min_cosine: float = 0.5  # ask the LLM about stored memories this similar (beliefs/resolver.py)
     belief_fallback_min_cosine: float = 0.35
 
     # Conversations: a memory review every N user turns (W8); at start-up, flush the pending turns
