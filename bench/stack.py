@@ -46,8 +46,12 @@ def neo4j(heap: str = "2g", pagecache: str = "1g") -> Iterator[Neo4jTarget]:
 
 
 @contextmanager
-def api_server(target: Neo4jTarget, extra_env: dict[str, str] | None = None) -> Iterator[str]:
-    """``graphmem serve`` in a subprocess against ``target``; yields its base URL."""
+def api_server(
+    target: Neo4jTarget, extra_env: dict[str, str] | None = None, source: Path | None = None
+) -> Iterator[str]:
+    """``graphmem serve`` in a subprocess against ``target``; yields its base URL. With ``source``
+    (a checkout of another commit, e.g. ``git archive <commit> | tar -x -C DIR``), that tree's
+    ``graphmem`` serves instead of the one importing this module."""
     port = free_port()
     env = {
         **os.environ,
@@ -55,6 +59,7 @@ def api_server(target: Neo4jTarget, extra_env: dict[str, str] | None = None) -> 
         "GRAPHMEM_NEO4J_USER": target.user,
         "GRAPHMEM_NEO4J_PASSWORD": target.password,
         **(extra_env or {}),
+        **({"PYTHONPATH": str(source)} if source is not None else {}),
     }
     # The server's log goes to a file, not a pipe: a pipe nobody reads fills up and blocks the
     # server at its next log line (a long bench then hangs on one request).
@@ -64,6 +69,7 @@ def api_server(target: Neo4jTarget, extra_env: dict[str, str] | None = None) -> 
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=log,
+            cwd=source,  # `python -m` puts the working directory first on sys.path
         )
         url = f"http://127.0.0.1:{port}"
         try:

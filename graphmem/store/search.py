@@ -199,7 +199,7 @@ class SearchStore:
         self._executor = executor
 
     def read(self, work: Callable[[Transaction], T]) -> T:
-        """Run ``work``'s queries in one session, each an auto-commit read (see QueryExecutor.read_statements)."""
+        """Run ``work``'s queries in one session, each an auto-commit read (QueryExecutor.read_statements)."""
         return self._executor.read_statements(work, "recall")
 
     @staticmethod
