@@ -164,7 +164,7 @@ def _caller_query_error(error: neo4j_errors.Neo4jError, *, planning: bool) -> Gr
 class Transaction:
     """A transaction handed to a unit of work; runs catalog queries inside it.
 
-    Over a session instead (``label`` given), each query is its own auto-commit transaction: one
+    Over a session instead (``label`` names its queries), each query is its own auto-commit transaction: one
     round trip per query instead of a BEGIN and a COMMIT more around them (see
     :meth:`QueryExecutor.read_statements`).
     """
@@ -184,10 +184,10 @@ class Transaction:
             # query gets the scopes the caller may write in (X5: an agent's own space).
             params[ALLOWED_PARAMETER] = current_for(query.mode)
         _check_parameters(query, params)
-        if self._label is None:
-            result = self._tx.run(query.text, params)
-        else:
+        if isinstance(self._tx, neo4j.Session):
             result = self._tx.run(neo4j.Query(query.text, metadata={"graphmem": self._label}), params)
+        else:
+            result = self._tx.run(query.text, params)
         # Catalog queries return maps, lists and values (never bare nodes), so each record is copied
         # as it is: Record.data()'s recursive conversion costs seconds on pages of vectors.
         keys = result.keys()
