@@ -22,10 +22,17 @@ from graphmem.runtime.server import ManagedNeo4j
 @contextmanager
 def neo4j(heap: str = "2g", pagecache: str = "1g") -> Iterator[Neo4jTarget]:
     """A fresh, empty Neo4j (or the one GRAPHMEM_NEO4J_URI names), stopped afterwards."""
+    with neo4j_server(heap, pagecache) as (target, _):
+        yield target
+
+
+@contextmanager
+def neo4j_server(heap: str = "2g", pagecache: str = "1g") -> Iterator[tuple[Neo4jTarget, int | None]]:
+    """:func:`neo4j`, with the pid of the server's JVM (None for the one GRAPHMEM_NEO4J_URI names)."""
     settings = Settings()
     if settings.neo4j_uri:
         password = settings.neo4j_password.get_secret_value() if settings.neo4j_password else ""
-        yield Neo4jTarget(settings.neo4j_uri, settings.neo4j_user, password, settings.neo4j_database)
+        yield Neo4jTarget(settings.neo4j_uri, settings.neo4j_user, password, settings.neo4j_database), None
         return
     with tempfile.TemporaryDirectory(prefix="graphmem-bench-") as home:
         server = ManagedNeo4j(
@@ -40,7 +47,8 @@ def neo4j(heap: str = "2g", pagecache: str = "1g") -> Iterator[Neo4jTarget]:
         )
         info = server.start()
         try:
-            yield Neo4jTarget(info.uri, info.user, info.password.get_secret_value(), "neo4j")
+            target = Neo4jTarget(info.uri, info.user, info.password.get_secret_value(), "neo4j")
+            yield target, server.status().pid
         finally:
             server.stop()
 
