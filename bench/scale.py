@@ -6,6 +6,7 @@
     python -m bench.scale --layout one          # everything in one scope
     python -m bench.scale --consolidate         # also time one nightly consolidation (slow)
     python -m bench.scale --compare-cache       # recall without and with the vector cache, interleaved
+    python -m bench.scale --compare-with DIR    # recall of the checkout in DIR (before) and this one
 
 Every number is a JSON line carrying the machine's load average (``load``) at that moment.
 - corpus: LoCoMo turns (read in place from ../shared/data), then combinations of two turns of
@@ -16,7 +17,9 @@ Every number is a JSON line carrying the machine's load average (``load``) at th
 - rest_ingest: the REST batch endpoint (default write path, ``graphmem serve``) on the sample,
   beside the floor of the same texts; API RSS after it (from /proc).
 - recall: p50/p95/p99 of POST /v1/recall, 1 and 10 concurrent clients, in one user scope and
-  across the whole graph; LoCoMo questions as queries.
+  across the whole graph; LoCoMo questions as queries, a different set for each of the four
+  measurements and for the warm-up (the API keeps the vectors of queries it saw: a repeated
+  query would skip its embedding).
 """
 
 from __future__ import annotations
@@ -158,8 +161,8 @@ def recall_latency(
     urls: dict[str, str], queries: list[str], scope: str | None, clients: int, label: str
 ) -> None:
     """p50/p95/p99 of REST recall with ``clients`` concurrent clients over ``queries``, through each
-    API of ``urls`` (vector cache off/on): every client sends each query to all of them in turn,
-    alternating which goes first, so the machine's load weighs on each alike."""
+    API of ``urls`` (variants: vector cache off/on, or before/after): every client sends each query
+    to all of them in turn, alternating which goes first, so the machine's load weighs on each alike."""
 
     def run(part: list[str]) -> dict[str, list[float]]:
         out: dict[str, list[float]] = {cache: [] for cache in urls}
@@ -187,7 +190,7 @@ def recall_latency(
         emit(
             metric="rest_recall_ms",
             where=label,
-            vector_cache=cache,
+            variant=cache,
             clients=clients,
             queries=len(latencies),
             p50=round(statistics.median(latencies), 1),
@@ -196,17 +199,23 @@ def recall_latency(
         )
 
 
+WARM_UP = 10
+
+
 def recall_all(urls: dict[str, str], queries: list[str], per_scope: int) -> None:
     """Warm up, then REST recall latency in one user scope and across the whole graph through
-    each API of ``urls`` (vector cache off/on), interleaved."""
+    each API of ``urls``, interleaved; ``queries`` holds ``WARM_UP`` and then four equal sets,
+    one for each measurement."""
     for url in urls.values():
         with httpx.Client(base_url=url, timeout=600) as client:
-            for q in queries[:10]:  # warm-up: caches, JIT, the embedder session
+            for q in queries[:WARM_UP]:  # warm-up: caches, JIT, the embedder session
                 client.post("/v1/recall", json={"query": q, "scope": "/scale/user0"})
                 client.post("/v1/recall", json={"query": q})
+    each = (len(queries) - WARM_UP) // 4
+    sets = iter(queries[WARM_UP + i * each : WARM_UP + (i + 1) * each] for i in range(4))
     for scope, label in (("/scale/user0", f"one scope of {per_scope}"), (None, "whole graph")):
         for clients in (1, 10):
-            recall_latency(urls, queries, scope, clients, label)
+            recall_latency(urls, next(sets), scope, clients, label)
 
 
 def main() -> None:
@@ -217,12 +226,19 @@ def main() -> None:
     parser.add_argument("--per-scope", type=int, default=1000, help="memories per user scope")
     parser.add_argument("--layout", choices=["users", "one"], default="users")
     parser.add_argument("--rest-sample", type=int, default=1000, help="texts ingested through REST")
-    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--queries", type=int, default=200, help="recall queries per measurement")
     parser.add_argument("--consolidate", action="store_true", help="time one nightly run (slow)")
     parser.add_argument(
         "--compare-cache",
         action="store_true",
         help="measure recall through an API without the in-process vector cache first, then with it",
+    )
+    parser.add_argument(
+        "--compare-with",
+        type=Path,
+        metavar="DIR",
+        help="also measure recall through the API of the checkout in DIR (variant 'before'; this "
+        "tree is 'after'), e.g. git archive <commit> | tar -x -C DIR",
     )
     args = parser.parse_args()
 
@@ -230,7 +246,10 @@ def main() -> None:
     bulk, sample = texts[: args.n], texts[args.n :]
     questions = [str(item["question"]) for _, item in locomo.questions(locomo.load())]
     random.Random(7).shuffle(questions)
-    queries = questions[: args.queries]
+    queries = questions[: WARM_UP + 4 * args.queries]
+    if len(queries) < WARM_UP + 4 * args.queries:
+        most = (len(questions) - WARM_UP) // 4
+        parser.error(f"--queries: at most {most} distinct LoCoMo questions per measurement")
     embedder = create_embedder("onnx")
     embedder.embed(["warm up"])
     vectors = vectors_of(embedder, bulk, embedder.model_name.replace("/", "_"))
@@ -249,8 +268,11 @@ def main() -> None:
             env = {"GRAPHMEM_LLM": "none", "GRAPHMEM_CONSOLIDATION_HEARTBEAT_MINUTES": "0"}
             if args.compare_cache:
                 off = {**env, "GRAPHMEM_RECALL_VECTOR_CACHE_ROWS": "0"}
-                urls["off"] = servers.enter_context(stack.api_server(target, off))
-            url = urls["on"] = servers.enter_context(stack.api_server(target, env))
+                urls["cache off"] = servers.enter_context(stack.api_server(target, off))
+            if args.compare_with is not None:
+                urls["before"] = servers.enter_context(stack.api_server(target, env, args.compare_with))
+            this = "cache on" if args.compare_cache else "after" if args.compare_with else "this"
+            url = urls[this] = servers.enter_context(stack.api_server(target, env))
             emit(metric="api_rss_mb", when="started", rss_mb=rss_mb(os.getpid()))
             recall_all(urls, queries, args.n // scopes)
             emit(metric="api_rss_mb", when="after recall", rss_mb=rss_mb(os.getpid()))

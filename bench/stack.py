@@ -22,10 +22,17 @@ from graphmem.runtime.server import ManagedNeo4j
 @contextmanager
 def neo4j(heap: str = "2g", pagecache: str = "1g") -> Iterator[Neo4jTarget]:
     """A fresh, empty Neo4j (or the one GRAPHMEM_NEO4J_URI names), stopped afterwards."""
+    with neo4j_server(heap, pagecache) as (target, _):
+        yield target
+
+
+@contextmanager
+def neo4j_server(heap: str = "2g", pagecache: str = "1g") -> Iterator[tuple[Neo4jTarget, int | None]]:
+    """:func:`neo4j`, with the pid of the server's JVM (None for the one GRAPHMEM_NEO4J_URI names)."""
     settings = Settings()
     if settings.neo4j_uri:
         password = settings.neo4j_password.get_secret_value() if settings.neo4j_password else ""
-        yield Neo4jTarget(settings.neo4j_uri, settings.neo4j_user, password, settings.neo4j_database)
+        yield Neo4jTarget(settings.neo4j_uri, settings.neo4j_user, password, settings.neo4j_database), None
         return
     with tempfile.TemporaryDirectory(prefix="graphmem-bench-") as home:
         server = ManagedNeo4j(
@@ -40,14 +47,19 @@ def neo4j(heap: str = "2g", pagecache: str = "1g") -> Iterator[Neo4jTarget]:
         )
         info = server.start()
         try:
-            yield Neo4jTarget(info.uri, info.user, info.password.get_secret_value(), "neo4j")
+            target = Neo4jTarget(info.uri, info.user, info.password.get_secret_value(), "neo4j")
+            yield target, server.status().pid
         finally:
             server.stop()
 
 
 @contextmanager
-def api_server(target: Neo4jTarget, extra_env: dict[str, str] | None = None) -> Iterator[str]:
-    """``graphmem serve`` in a subprocess against ``target``; yields its base URL."""
+def api_server(
+    target: Neo4jTarget, extra_env: dict[str, str] | None = None, source: Path | None = None
+) -> Iterator[str]:
+    """``graphmem serve`` in a subprocess against ``target``; yields its base URL. With ``source``
+    (a checkout of another commit, e.g. ``git archive <commit> | tar -x -C DIR``), that tree's
+    ``graphmem`` serves instead of the one importing this module."""
     port = free_port()
     env = {
         **os.environ,
@@ -55,6 +67,7 @@ def api_server(target: Neo4jTarget, extra_env: dict[str, str] | None = None) -> 
         "GRAPHMEM_NEO4J_USER": target.user,
         "GRAPHMEM_NEO4J_PASSWORD": target.password,
         **(extra_env or {}),
+        **({"PYTHONPATH": str(source)} if source is not None else {}),
     }
     # The server's log goes to a file, not a pipe: a pipe nobody reads fills up and blocks the
     # server at its next log line (a long bench then hangs on one request).
@@ -64,6 +77,7 @@ def api_server(target: Neo4jTarget, extra_env: dict[str, str] | None = None) -> 
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=log,
+            cwd=source,  # `python -m` puts the working directory first on sys.path
         )
         url = f"http://127.0.0.1:{port}"
         try:

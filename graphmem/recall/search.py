@@ -1,9 +1,10 @@
 """Recall: vector and fulltext candidates fused by reciprocal rank, spread to the graph
 neighbourhood of the best hits, reweighted by memory dynamics and intent, then a trust pass.
 
-One read transaction, three queries: candidates (vector, ANN or an exact scan of a small scope,
-and fulltext), the neighbourhood of the best, then records, lineage and conflicts of the pool
-(and a vector query per sub-query when the best match is weak).
+Two round trips to Neo4j, each an auto-commit read: candidates (vector, from the in-process
+vector cache checked in the graph, ANN or an exact scan of a small scope; and fulltext), then the
+neighbourhood of the best with the records, lineage and conflicts of the whole pool (and a vector
+query per sub-query when the best match is weak).
 """
 
 from __future__ import annotations
@@ -282,8 +283,9 @@ class Recaller:
                     reasons.setdefault(m, []).append(f"episode context similarity {e.context:.2f}")
             base = {m: relevance(e, s.ranking) for m, e in evidence.items()}
             seeds = ordered(base)[: s.expand_top]
-            neighbours = self._search.neighbourhood(
-                tx, seeds, embedding, where, max_entity_mentions=s.max_entity_mentions
+            pool_ids = list(dict.fromkeys(c.id for c in [*vector, *fulltext, *deep]))
+            neighbours, pool_rows = self._search.neighbourhood(
+                tx, seeds, pool_ids, embedding, where, max_entity_mentions=s.max_entity_mentions
             )
             fresh = {n.id: n.text for n in neighbours if n.id not in base}
             shares = keyword_shares(query.query, fresh, pool_texts) if fresh else {}
@@ -291,16 +293,16 @@ class Recaller:
                 if n.id in fresh:
                     base[n.id] = relevance(Evidence(cosine=n.cosine, keyword=shares[n.id]), s.ranking)
             ranked = self._rank(vector, fulltext, deep, base, reasons, neighbours, query.intent, current_only)
-            # Records, lineage and conflicts of the whole pool in one round trip, before choosing.
-            details = self._search.details(tx, [m for m, _, _ in ranked[: query.limit * LINEAGE_POOL]])
+            # Records, lineage and conflicts of the pool came with the neighbourhood, before choosing.
+            details = pool_rows.details([m for m, _, _ in ranked[: query.limit * LINEAGE_POOL]])
             chosen = evidence_first(
                 vouched(ranked, details.lineage), details.lineage, query.limit, details.copies
             )
             ids = {m for m, _, _ in chosen}
-            records = details.records
+            records = {m: details.records[m] for m in ids if m in details.records}
             missing = [m for m in ids if m not in records]
-            if missing:  # a result from beyond the pool (many summaries stepped aside): read it too
-                records = {**records, **self._search.details(tx, missing).records}
+            if missing:  # deleted since the candidates were read, or beyond them: read it again
+                records.update(self._search.details(tx, missing).records)
             conflicts = [(a, b) for a, b in details.contradictions if a in ids and b in ids]
             return _Found(vector, chosen, records, conflicts)
 

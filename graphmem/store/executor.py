@@ -162,11 +162,19 @@ def _caller_query_error(error: neo4j_errors.Neo4jError, *, planning: bool) -> Gr
 
 
 class Transaction:
-    """A transaction handed to a unit of work; runs catalog queries inside it."""
+    """A transaction handed to a unit of work; runs catalog queries inside it.
 
-    def __init__(self, tx: neo4j.ManagedTransaction, catalog: Catalog) -> None:
+    Over a session instead (``label`` names its queries), each query is its own auto-commit transaction: one
+    round trip per query instead of a BEGIN and a COMMIT more around them (see
+    :meth:`QueryExecutor.read_statements`).
+    """
+
+    def __init__(
+        self, tx: neo4j.ManagedTransaction | neo4j.Session, catalog: Catalog, label: str | None = None
+    ) -> None:
         self._tx = tx
         self._catalog = catalog
+        self._label = label
 
     def run(self, name: str, **params: Any) -> list[Row]:
         """Run the query ``name`` in this transaction and return its rows as dicts."""
@@ -176,7 +184,10 @@ class Transaction:
             # query gets the scopes the caller may write in (X5: an agent's own space).
             params[ALLOWED_PARAMETER] = current_for(query.mode)
         _check_parameters(query, params)
-        result = self._tx.run(query.text, params)
+        if isinstance(self._tx, neo4j.Session):
+            result = self._tx.run(neo4j.Query(query.text, metadata={"graphmem": self._label}), params)
+        else:
+            result = self._tx.run(query.text, params)
         # Catalog queries return maps, lists and values (never bare nodes), so each record is copied
         # as it is: Record.data()'s recursive conversion costs seconds on pages of vectors.
         keys = result.keys()
@@ -198,6 +209,11 @@ class QueryExecutor:
     def _session(self) -> neo4j.Session:
         return self._driver.session(database=self._database, bookmark_manager=self._bookmarks)
 
+    def _session_for(self, access_mode: str) -> neo4j.Session:
+        return self._driver.session(
+            database=self._database, bookmark_manager=self._bookmarks, default_access_mode=access_mode
+        )
+
     @property
     def catalog(self) -> Catalog:
         """The catalog queries are read from."""
@@ -214,6 +230,18 @@ class QueryExecutor:
     def read_unit(self, work: Callable[[Transaction], T], label: str) -> T:
         """Run ``work`` in one read transaction (retried by the driver on transient errors)."""
         return self._unit(work, label, write=False)
+
+    def read_statements(self, work: Callable[[Transaction], T], label: str) -> T:
+        """Run ``work``'s read queries each as its own auto-commit transaction in one session (run
+        again as a whole on transient errors): one round trip per query, where a transaction adds
+        two (BEGIN, COMMIT). Neo4j reads committed data either way (a transaction holds no snapshot),
+        so a unit of reads that checks what it needs within each query loses nothing by it."""
+
+        def once() -> T:
+            with self._session_for(neo4j.READ_ACCESS) as session:
+                return work(Transaction(session, self._catalog, label))
+
+        return self._retrying(once, label)
 
     def write_unit(self, work: Callable[[Transaction], T], label: str) -> T:
         """Run ``work`` in one write transaction: all of it commits, or none of it."""
@@ -298,10 +326,14 @@ class QueryExecutor:
 
     def _unit(self, work: Callable[[Transaction], T], label: str, *, write: bool) -> T:
         """Run ``work`` in a managed transaction, again on transient errors (bounded, with backoff)."""
+        return self._retrying(lambda: self._unit_once(work, label, write=write), label)
+
+    def _retrying(self, once: Callable[[], T], label: str) -> T:
+        """``once()``, run again on transient errors (bounded, with jittered backoff)."""
         attempt = 0
         while True:
             try:
-                return self._unit_once(work, label, write=write)
+                return once()
             except GraphmemError:
                 raise
             except _UNAVAILABLE as e:

@@ -1,10 +1,10 @@
 """Candidate search over memories: vector (ANN and exact), fulltext and graph neighbourhood, all
-filtered inside Cypher (scopes, layers, status, time). One recall is one read transaction."""
+filtered inside Cypher (scopes, layers, status, time). A recall is two round trips, auto-commit reads."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any, TypeVar
@@ -73,10 +73,62 @@ class Candidate:
 class Details:
     """What a recall reads of its candidate pool after ranking: records, lineage and conflicts."""
 
-    records: dict[str, MemoryRecord]
+    records: Mapping[str, MemoryRecord]
     lineage: dict[str, set[str]]  # derived memory -> its sources in the pool
     copies: frozenset[str]  # derived memories that are extractive (offline copies of a source)
     contradictions: list[tuple[str, str]]  # CONTRADICTS (newer, older) within the pool
+
+
+class Records(Mapping[str, MemoryRecord]):
+    """Records of detail rows by id, each built when first read (a recall reads the records of a
+    pool of a few hundred memories and returns ten)."""
+
+    def __init__(self, rows: dict[str, Row]) -> None:
+        self._rows = rows
+        self._built: dict[str, MemoryRecord] = {}
+
+    def __getitem__(self, memory_id: str) -> MemoryRecord:
+        found = self._built.get(memory_id)
+        if found is None:
+            row = self._rows[memory_id]
+            found = self._built[memory_id] = _record(row["memory"], row["times"])
+        return found
+
+    def __contains__(self, memory_id: object) -> bool:
+        return memory_id in self._rows
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+
+@dataclass(frozen=True)
+class Pool:
+    """The detail rows of a recall's whole candidate pool and its neighbours (read with the
+    neighbourhood), from which the details of any part of it are taken without another round trip."""
+
+    rows: dict[str, Row]
+
+    def details(self, ids: Sequence[str]) -> Details:
+        """What ``SearchStore.details(ids)`` reads, for ``ids`` within the pool: lineage and
+        conflicts among ``ids`` only, records of every memory of the pool."""
+        among = set(ids)
+        lineage: dict[str, set[str]] = {}
+        copies = set()
+        contradictions = []
+        for memory_id in ids:
+            row = self.rows.get(memory_id)
+            if row is None:
+                continue
+            sources = {s for s in row["sources"] if s in among}
+            if sources:
+                lineage[memory_id] = sources
+                if row["extractive"]:
+                    copies.add(memory_id)
+            contradictions += [(memory_id, b) for b in row["contradicts"] if b in among]
+        return Details(Records(self.rows), lineage, frozenset(copies), contradictions)
 
 
 @dataclass(frozen=True)
@@ -152,14 +204,14 @@ def _similarity(value: object) -> float:
 
 
 class SearchStore:
-    """Runs the ``search/`` queries inside one read transaction per recall."""
+    """Runs the ``search/`` queries of a recall (each its own auto-commit read, in one session)."""
 
     def __init__(self, executor: QueryExecutor) -> None:
         self._executor = executor
 
     def read(self, work: Callable[[Transaction], T]) -> T:
-        """Run ``work`` in one read transaction."""
-        return self._executor.read_unit(work, "recall")
+        """Run ``work``'s queries in one session, each an auto-commit read (QueryExecutor.read_statements)."""
+        return self._executor.read_statements(work, "recall")
 
     @staticmethod
     def candidates(
@@ -213,7 +265,7 @@ class SearchStore:
         if not ids:
             return Details({}, {}, frozenset(), [])
         rows = tx.run("search/recall_details", ids=ids)
-        records = {r["memory"]["id"]: _record(r["memory"], r["times"]) for r in rows}
+        records = Records({r["memory"]["id"]: r for r in rows})
         lineage = {r["memory"]["id"]: set(r["sources"]) for r in rows if r["sources"]}
         copies = frozenset(r["memory"]["id"] for r in rows if r["extractive"] and r["sources"])
         contradictions = [(r["memory"]["id"], b) for r in rows for b in r["contradicts"]]
@@ -243,24 +295,26 @@ class SearchStore:
     def neighbourhood(
         tx: Transaction,
         seeds: list[str],
+        pool: list[str],
         embedding: list[float],
         where: SearchFilter,
         *,
         max_entity_mentions: int,
-    ) -> list[Neighbour]:
-        """Memories one edge away from the seeds: NEXT, DERIVED_FROM, SUPERSEDES (both ways), and
-        memories sharing an entity that at most ``max_entity_mentions`` memories mention (a rare,
-        telling entity; a speaker named in every turn says nothing)."""
-        if not seeds:
-            return []
+    ) -> tuple[list[Neighbour], Pool]:
+        """Memories one edge away from the seeds: NEXT, SUPERSEDES (both ways, and up a belief
+        chain), and memories sharing an entity that at most ``max_entity_mentions`` memories
+        mention (a rare, telling entity; a speaker named in every turn says nothing); and in the
+        same round trip, the detail rows of ``pool`` (the candidates) and of those neighbours."""
         rows = tx.run(
-            "search/expand_neighbourhood",
+            "search/expand_with_details",
             seeds=seeds,
+            pool=pool,
             embedding=embedding,
             max_entity_mentions=max_entity_mentions,
             **where.params(),
         )
-        return [
+        row = rows[0]
+        neighbours = [
             Neighbour(
                 r["seed"],
                 r["via"],
@@ -270,8 +324,9 @@ class SearchStore:
                 str(r["text"]),
                 int(r["mentioned_by"] or 0),
             )
-            for r in rows
+            for r in row["neighbours"]
         ]
+        return neighbours, Pool({d["memory"]["id"]: d for d in row["details"]})
 
     @staticmethod
     def episode_context(

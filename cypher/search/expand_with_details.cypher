@@ -1,0 +1,55 @@
+// A recall's second round trip: the graph neighbourhood of its seeds (episode, belief chain up to its current end, shared rare entities with how many memories mention the rarest shared one), filtered as expand_neighbourhood was, each neighbour with its cosine to the query embedding; then the records of the candidate pool $pool and of those neighbours (as recall_details reads them), each with its DERIVED_FROM sources and the memories it CONTRADICTS among them. Lineage is not spread here: it is handled after ranking.
+// mode: read
+CALL () {
+  UNWIND $seeds AS seed
+  MATCH (s:Memory {id: seed})
+  WHERE ($allowed IS NULL OR any(ok IN $allowed WHERE s.scope = ok OR s.scope STARTS WITH ok + '/'))
+  CALL (s) {
+    MATCH (s)-[r:NEXT|SUPERSEDES]-(m:Memory)
+    RETURN m, type(r) AS via, 0 AS mentioned_by
+    UNION
+    MATCH (s)<-[:SUPERSEDES*2..4]-(m:Memory)
+    RETURN m, 'SUPERSEDES' AS via, 0 AS mentioned_by
+    UNION
+    MATCH (s)-[:MENTIONS]->(e:Entity)<-[:MENTIONS]-(m:Memory)
+    WHERE m <> s
+    WITH m, COUNT { (e)<-[:MENTIONS]-(:Memory) } AS mentions
+    WHERE mentions <= $max_entity_mentions
+    RETURN m, 'MENTIONS' AS via, min(mentions) AS mentioned_by
+  }
+  WITH seed, m, via, mentioned_by
+  WHERE m.status IN $statuses
+    AND ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
+    AND ($categories IS NULL OR any(c IN coalesce(m.categories, []) WHERE c IN $categories))
+    AND ($scopes IS NULL OR any(sc IN $scopes WHERE m.scope = sc.path OR m.scope STARTS WITH sc.prefix))
+    AND CASE WHEN $layers IS NULL THEN NOT (coalesce(m.extractive, false) AND coalesce(m.kind, 'cluster') = 'cluster') ELSE m.layer IN $layers END
+    AND m.strength >= $min_strength AND coalesce(m.decayed_strength, m.strength) >= $min_strength
+    AND ($as_of IS NULL OR (m.occurred_at <= $as_of
+         AND NOT EXISTS { MATCH (w:Memory)-[:SUPERSEDES]->(m) WHERE w.occurred_at <= $as_of }))
+  WITH DISTINCT seed, via, mentioned_by, m
+  RETURN collect({seed: seed, via: via, mentioned_by: mentioned_by, id: m.id,
+           similarity: vector.similarity.cosine(m.embedding, $embedding),
+           text: m.text, importance: m.importance, strength: m.strength, layer: m.layer,
+           categories: m.categories, occurred: m.occurred_at.epochSeconds,
+           accessed: coalesce(m.last_accessed_at, m.occurred_at).epochSeconds,
+           spaced: coalesce(m.spaced_access_count, 0), priority: coalesce(m.priority, 0.0),
+           pinned: coalesce(m.pinned, false), fade: coalesce(m.fade, 1.0),
+           faded_at: m.consolidated_at.epochSeconds, status: m.status}) AS neighbours
+}
+CALL (neighbours) {
+  WITH $pool + [n IN neighbours | n.id] AS ids
+  UNWIND ids AS id
+  WITH DISTINCT id, ids
+  MATCH (m:Memory {id: id})
+  WHERE ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
+  RETURN collect({
+           memory: m {.id, .text, .layer, .scope, .importance, .confidence, .strength, .status, .source,
+                      .metadata_json, categories: coalesce(m.categories, []),
+                      access_count: coalesce(m.access_count, 0), pinned: coalesce(m.pinned, false)},
+           times: [t IN [m.created_at, m.occurred_at, m.last_accessed_at, m.updated_at] |
+                   CASE WHEN t IS NULL THEN null ELSE [t.epochSeconds, t.nanosecond, t.offsetSeconds] END],
+           extractive: coalesce(m.extractive, false),
+           sources: [(m)-[:DERIVED_FROM]->(s:Memory) WHERE s.id IN ids | s.id],
+           contradicts: [(m)-[:CONTRADICTS]->(b:Memory) WHERE b.id IN ids | b.id]}) AS details
+}
+RETURN neighbours, details
