@@ -1,4 +1,4 @@
-// A recall's second round trip: the graph neighbourhood of its seeds (episode, belief chain up to its current end, shared rare entities with how many memories mention the rarest shared one), filtered as expand_neighbourhood was, each neighbour with its cosine to the query embedding; then the records of the candidate pool $pool and of those neighbours (as recall_details reads them), each with its DERIVED_FROM sources and the memories it CONTRADICTS among them. Lineage is not spread here: it is handled after ranking.
+// A recall's second round trip: the graph neighbourhood of its seeds (episode, belief chain up to its current end, shared rare entities with how many memories mention the rarest shared one), filtered as expand_neighbourhood was, each neighbour with its cosine to the query embedding; then the records of the candidate pool $pool and of those neighbours (as recall_details reads them), each with its DERIVED_FROM sources and the memories it CONTRADICTS among them. Lineage is not spread here: it is handled after ranking. And the episode context of the candidates $context_of: for each, the memories next to it in its episode (NEXT, either way, at most $per_memory) with their cosines to the query, to the candidate and to each other (as vector.similarity.cosine, (1 + cos) / 2) and their texts (recall/episode_context.py).
 // mode: read
 CALL () {
   UNWIND $seeds AS seed
@@ -52,4 +52,23 @@ CALL (neighbours) {
            sources: [(m)-[:DERIVED_FROM]->(s:Memory) WHERE s.id IN ids | s.id],
            contradicts: [(m)-[:CONTRADICTS]->(b:Memory) WHERE b.id IN ids | b.id]}) AS details
 }
-RETURN neighbours, details
+CALL () {
+  UNWIND $context_of AS id
+  MATCH (m:Memory {id: id})
+  WHERE m.embedding IS NOT NULL
+    AND ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
+  CALL (m) {
+    MATCH (m)-[:NEXT]-(n:Memory)
+    WHERE n <> m AND n.embedding IS NOT NULL
+      AND ($allowed IS NULL OR any(ok IN $allowed WHERE n.scope = ok OR n.scope STARTS WITH ok + '/'))
+    RETURN collect(DISTINCT n)[..$per_memory] AS near
+  }
+  WITH m, near
+  WHERE size(near) > 0
+  RETURN collect({id: m.id,
+           to_query: [n IN near | vector.similarity.cosine(n.embedding, $embedding)],
+           to_memory: [n IN near | vector.similarity.cosine(n.embedding, m.embedding)],
+           among: [a IN near | [b IN near | vector.similarity.cosine(a.embedding, b.embedding)]],
+           texts: [n IN near | n.text]}) AS around
+}
+RETURN neighbours, details, around

@@ -276,17 +276,25 @@ class Recaller:
                     vec = self._embed((text,))
                     deep += self._nearest(tx, vec, seek, pool * 2)
             evidence, reasons, pool_texts = _evidence(query.query, vector, fulltext, deep)
-            around = self._search.episode_context(tx, [m for m, e in evidence.items() if e.cosine], embedding)
-            evidence = in_context(query.query, evidence, pool_texts, around)
-            for m, e in evidence.items():
-                if e.context > e.cosine:
-                    reasons.setdefault(m, []).append(f"episode context similarity {e.context:.2f}")
             base = {m: relevance(e, s.ranking) for m, e in evidence.items()}
             seeds = ordered(base)[: s.expand_top]
             pool_ids = list(dict.fromkeys(c.id for c in [*vector, *fulltext, *deep]))
             neighbours, pool_rows = self._search.neighbourhood(
-                tx, seeds, pool_ids, embedding, where, max_entity_mentions=s.max_entity_mentions
+                tx,
+                seeds,
+                pool_ids,
+                embedding,
+                where,
+                max_entity_mentions=s.max_entity_mentions,
+                context_of=[m for m, e in evidence.items() if e.cosine],
             )
+            # Each candidate read in its episode context (it came in the same round trip, so it
+            # weighs in after the seeds are chosen: on dev LoCoMo 0.6966 vs 0.6972 before them).
+            evidence = in_context(query.query, evidence, pool_texts, pool_rows.surroundings)
+            base = {m: relevance(e, s.ranking) for m, e in evidence.items()}
+            for m, e in evidence.items():
+                if e.context > e.cosine:
+                    reasons.setdefault(m, []).append(f"episode context similarity {e.context:.2f}")
             fresh = {n.id: n.text for n in neighbours if n.id not in base}
             shares = keyword_shares(query.query, fresh, pool_texts) if fresh else {}
             for n in neighbours:  # keyword evidence of a neighbour, weighed among the candidates

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any, TypeVar
 
@@ -105,11 +105,24 @@ class Records(Mapping[str, MemoryRecord]):
 
 
 @dataclass(frozen=True)
+class Surroundings:
+    """What the graph holds around one memory in its episode: each neighbour's cosine to the
+    query and to the memory, their cosines among themselves, and their texts."""
+
+    to_query: tuple[float, ...]
+    to_memory: tuple[float, ...]
+    among: tuple[tuple[float, ...], ...]
+    texts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Pool:
     """The detail rows of a recall's whole candidate pool and its neighbours (read with the
     neighbourhood), from which the details of any part of it are taken without another round trip."""
 
     rows: dict[str, Row]
+    # each candidate's episode context (recall/episode_context.py); candidates in no episode absent
+    surroundings: dict[str, Surroundings] = field(default_factory=dict)
 
     def details(self, ids: Sequence[str]) -> Details:
         """What ``SearchStore.details(ids)`` reads, for ``ids`` within the pool: lineage and
@@ -129,17 +142,6 @@ class Pool:
                     copies.add(memory_id)
             contradictions += [(memory_id, b) for b in row["contradicts"] if b in among]
         return Details(Records(self.rows), lineage, frozenset(copies), contradictions)
-
-
-@dataclass(frozen=True)
-class Surroundings:
-    """What the graph holds around one memory in its episode: each neighbour's cosine to the
-    query and to the memory, their cosines among themselves, and their texts."""
-
-    to_query: tuple[float, ...]
-    to_memory: tuple[float, ...]
-    among: tuple[tuple[float, ...], ...]
-    texts: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -300,17 +302,22 @@ class SearchStore:
         where: SearchFilter,
         *,
         max_entity_mentions: int,
+        context_of: Sequence[str] = (),
+        per_memory: int = 4,
     ) -> tuple[list[Neighbour], Pool]:
         """Memories one edge away from the seeds: NEXT, SUPERSEDES (both ways, and up a belief
         chain), and memories sharing an entity that at most ``max_entity_mentions`` memories
         mention (a rare, telling entity; a speaker named in every turn says nothing); and in the
-        same round trip, the detail rows of ``pool`` (the candidates) and of those neighbours."""
+        same round trip, the detail rows of ``pool`` (the candidates) and of those neighbours, and
+        the episode context of ``context_of`` (at most ``per_memory`` neighbours each)."""
         rows = tx.run(
             "search/expand_with_details",
             seeds=seeds,
             pool=pool,
             embedding=embedding,
             max_entity_mentions=max_entity_mentions,
+            context_of=list(context_of),
+            per_memory=per_memory,
             **where.params(),
         )
         row = rows[0]
@@ -326,23 +333,13 @@ class SearchStore:
             )
             for r in row["neighbours"]
         ]
-        return neighbours, Pool({d["memory"]["id"]: d for d in row["details"]})
-
-    @staticmethod
-    def episode_context(
-        tx: Transaction, ids: list[str], embedding: list[float], *, per_memory: int = 4
-    ) -> dict[str, Surroundings]:
-        """The memories next to each of ``ids`` in its episode (at most ``per_memory``), as
-        cosines and texts (recall/episode_context.py); memories outside any episode are left out."""
-        if not ids:
-            return {}
-        rows = tx.run("search/episode_context", ids=ids, embedding=embedding, per_memory=per_memory)
-        return {
+        surroundings = {
             str(r["id"]): Surroundings(
                 to_query=tuple(_similarity(v) for v in r["to_query"]),
                 to_memory=tuple(_similarity(v) for v in r["to_memory"]),
-                among=tuple(tuple(_similarity(v) for v in row) for row in r["among"]),
+                among=tuple(tuple(_similarity(v) for v in near) for near in r["among"]),
                 texts=tuple(str(t) for t in r["texts"]),
             )
-            for r in rows
+            for r in row["around"]
         }
+        return neighbours, Pool({d["memory"]["id"]: d for d in row["details"]}, surroundings)
