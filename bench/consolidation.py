@@ -189,7 +189,17 @@ def load(
 
 
 # C1's topic weights before the shared-word signal and the nearest-neighbour bonus (issue 13).
-FORMER_TOPICS = TopicWeights(near=0.0, words=0.0, floor=0.18, time=0.5, resolution=0.16)
+FORMER_TOPICS = TopicWeights(
+    near=0.0,
+    words=0.0,
+    floor=0.18,
+    time=0.5,
+    resolution=0.16,
+    floor_spread=0.0,
+    resolution_spread=0.0,
+    ensemble_seeds=1,
+    leiden_iterations=-1,
+)
 
 
 def scale(

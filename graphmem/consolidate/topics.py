@@ -71,6 +71,11 @@ class TopicWeights:
     time_days: float = 45.0  # ... decaying with this many days apart
     next: float = 0.1  # weight of two memories one after the other in an episode
     resolution: float = 0.14  # CPM: the mean edge weight a topic must hold inside
+    floor_spread: float = 0.05  # the consensus also runs at floor ± this ...
+    resolution_spread: float = 0.02  # ... and at resolution ± this ...
+    ensemble_seeds: int = 2  # ... with this many Leiden seeds each
+    agreement: float = 0.5  # share of the runs that must put two memories together
+    leiden_iterations: int = 2  # per run (igraph's default; -1: until stable, slow on a large graph)
     peel: float = 0.35  # a member tied to its topic by less than this share of the median goes
 
 
@@ -124,14 +129,19 @@ def _words(signals: TopicSignals, nodes: Sequence[str]) -> dict[str, tuple[str, 
     }
 
 
-def topic_graph(
+def topic_similarities(
     neighbours: Neighbours,
     vectors: Mapping[str, NDArray[np.float32]],
     signals: TopicSignals,
     w: TopicWeights,
 ) -> tuple[list[str], dict[tuple[int, int], float]]:
-    """Node ids, and edge weights (similarity above the floor) between node indices."""
-    nodes = sorted(set(neighbours) | {b for found in neighbours.values() for b, _ in found})
+    """Node ids in a stable order (occurrence, text, id), and the similarity of each candidate pair.
+
+    The order is the memories' own, not their random ids', so Leiden (whose result depends on the
+    order it visits nodes in) gives the same topics for the same memories in every graph.
+    """
+    ids = set(neighbours) | {b for found in neighbours.values() for b, _ in found}
+    nodes = sorted(ids, key=lambda m: (signals.occurred.get(m, 0.0), signals.texts.get(m, ""), m))
     index = {m: i for i, m in enumerate(nodes)}
     cosine: dict[tuple[str, str], float] = {}
     for a, found in neighbours.items():
@@ -145,7 +155,7 @@ def topic_graph(
     words = _words(signals, nodes) if w.words else {}
     worded = _shared_pairs(words, {}, signals.scopes, nodes, w, w.words_max_mentions)
     follows = {(a, b) if a < b else (b, a) for a, b in signals.follows if a in index and b in index}
-    edges: dict[tuple[int, int], float] = {}
+    sims: dict[tuple[int, int], float] = {}
     for a, b in sorted(set(cosine) | set(shared) | set(worded) | follows):
         known = cosine.get((a, b))
         va, vb = vectors.get(a), vectors.get(b)
@@ -154,9 +164,19 @@ def topic_graph(
         sim = c + w.entity * shared.get((a, b), 0.0) + w.words * worded.get((a, b), 0.0)
         sim += (w.next if (a, b) in follows else 0.0) + (w.near if known is not None else 0.0)
         sim *= 1.0 + w.time * math.exp(-apart / w.time_days)  # time sharpens a tie, never makes one
-        if sim > w.floor:
-            edges[(index[a], index[b])] = sim - w.floor
-    return nodes, edges
+        i, j = index[a], index[b]
+        sims[(i, j) if i < j else (j, i)] = sim
+    return nodes, sims
+
+
+def _graph(n: int, sims: Mapping[tuple[int, int], float], floor: float) -> ig.Graph:
+    """The pairs above ``floor`` as edges weighing their similarity above it."""
+    kept = sorted(pair for pair, sim in sims.items() if sim > floor)
+    return ig.Graph(n=n, edges=kept, edge_attrs={"weight": [sims[p] - floor for p in kept]})
+
+
+def _spread(centre: float, spread: float) -> list[float]:
+    return sorted({centre - spread, centre, centre + spread}) if spread else [centre]
 
 
 def topic_clusters(
@@ -167,16 +187,42 @@ def topic_clusters(
     min_size: int,
     max_size: int = 0,
 ) -> list[Cluster]:
-    """Topics among the memories of ``neighbours``: CPM-Leiden communities of the signal graph,
-    peeled of weakly tied members, at least ``min_size`` strong (split above ``max_size``)."""
-    nodes, edges = topic_graph(neighbours, vectors, signals, w)
-    graph = ig.Graph(n=len(nodes), edges=list(edges), edge_attrs={"weight": list(edges.values())})
-    with seeded(SPLIT_SEED):
-        found = graph.community_leiden(
-            objective_function="CPM", weights="weight", resolution=w.resolution, n_iterations=-1
-        )
+    """Topics among the memories of ``neighbours``: the consensus of CPM-Leiden partitions of the
+    signal graph, peeled of weakly tied members, at least ``min_size`` strong (split above
+    ``max_size``).
+
+    One Leiden partition depends on its seed and on the exact floor and resolution (on the dev
+    half, floor 0.40 or 0.50 instead of 0.45 cost a quarter of the topics). So Leiden runs with
+    ``ensemble_seeds`` seeds at each floor and resolution of a small neighbourhood around the
+    chosen ones (± ``floor_spread``, ± ``resolution_spread``), and two memories share a topic when
+    most runs put them together (``agreement``); a topic is a connected group of such pairs.
+    """
+    nodes, sims = topic_similarities(neighbours, vectors, signals, w)
+    n = len(nodes)
+    floors = _spread(w.floor, w.floor_spread)
+    candidates = _graph(n, sims, floors[0])
+    pairs = np.asarray([e.tuple for e in candidates.es], dtype=np.int64).reshape(-1, 2)
+    together = np.zeros(len(pairs))
+    runs = 0
+    for floor in floors:
+        graph = _graph(n, sims, floor)
+        for resolution in _spread(w.resolution, w.resolution_spread):
+            for seed in range(max(1, w.ensemble_seeds)):
+                with seeded(SPLIT_SEED + seed):
+                    found = graph.community_leiden(
+                        objective_function="CPM",
+                        weights="weight",
+                        resolution=resolution,
+                        n_iterations=w.leiden_iterations,
+                    )
+                membership = np.asarray(found.membership)
+                together += membership[pairs[:, 0]] == membership[pairs[:, 1]]
+                runs += 1
+    agreed = [tuple(p) for p, t in zip(pairs.tolist(), together, strict=True) if t >= w.agreement * runs]
+    groups = ig.Graph(n=n, edges=agreed).connected_components()
+    graph = _graph(n, sims, w.floor)
     out: list[Cluster] = []
-    for community in sorted(([*c] for c in found), key=lambda c: (-len(c), min(c))):
+    for community in sorted(([*c] for c in groups), key=lambda c: (-len(c), min(c))):
         if len(community) < min_size:
             continue
         members = _peeled(graph, sorted(community), w.peel)
