@@ -71,10 +71,12 @@ class TopicWeights:
     time_days: float = 45.0  # ... decaying with this many days apart
     next: float = 0.1  # weight of two memories one after the other in an episode
     resolution: float = 0.14  # CPM: the mean edge weight a topic must hold inside
-    floor_spread: float = 0.05  # the consensus also runs at floor ± this ...
+    near_spread: float = 0.0  # the consensus also runs at near ± this ...
+    floor_spread: float = 0.05  # ... at floor ± this ...
     resolution_spread: float = 0.02  # ... and at resolution ± this ...
     ensemble_seeds: int = 2  # ... with this many Leiden seeds each
     agreement: float = 0.5  # share of the runs that must put two memories together
+    core: int = 2  # a member is tied by agreement to at least this many others (the k-core)
     leiden_iterations: int = 2  # per run (igraph's default; -1: until stable, slow on a large graph)
     peel: float = 0.35  # a member tied to its topic by less than this share of the median goes
 
@@ -129,13 +131,29 @@ def _words(signals: TopicSignals, nodes: Sequence[str]) -> dict[str, tuple[str, 
     }
 
 
+@dataclass(frozen=True)
+class PairSignals:
+    """The candidate pairs (node indices, ``i < j``) and what ties each: a pair's similarity is
+    ``(content + near · nearest) · boost`` (content: cosine, entities, words, NEXT; boost: time)."""
+
+    pairs: NDArray[np.int64]  # shape (m, 2)
+    content: NDArray[np.float64]
+    nearest: NDArray[np.bool_]  # one of the pair is among the other's k nearest by vector
+    boost: NDArray[np.float64]
+
+    def similarity(self, near: float) -> NDArray[np.float64]:
+        """Each pair's similarity with a nearest-neighbour bonus of ``near``."""
+        out: NDArray[np.float64] = (self.content + near * self.nearest) * self.boost
+        return out
+
+
 def topic_similarities(
     neighbours: Neighbours,
     vectors: Mapping[str, NDArray[np.float32]],
     signals: TopicSignals,
     w: TopicWeights,
-) -> tuple[list[str], dict[tuple[int, int], float]]:
-    """Node ids in a stable order (occurrence, text, id), and the similarity of each candidate pair.
+) -> tuple[list[str], PairSignals]:
+    """Node ids in a stable order (occurrence, text, id), and the signals of each candidate pair.
 
     The order is the memories' own, not their random ids', so Leiden (whose result depends on the
     order it visits nodes in) gives the same topics for the same memories in every graph.
@@ -155,24 +173,33 @@ def topic_similarities(
     words = _words(signals, nodes) if w.words else {}
     worded = _shared_pairs(words, {}, signals.scopes, nodes, w, w.words_max_mentions)
     follows = {(a, b) if a < b else (b, a) for a, b in signals.follows if a in index and b in index}
-    sims: dict[tuple[int, int], float] = {}
+    rows: list[tuple[int, int, float, bool, float]] = []
     for a, b in sorted(set(cosine) | set(shared) | set(worded) | follows):
         known = cosine.get((a, b))
         va, vb = vectors.get(a), vectors.get(b)
         c = known if known is not None else float(va @ vb) if va is not None and vb is not None else 0.0
         apart = abs(signals.occurred.get(a, 0.0) - signals.occurred.get(b, 0.0)) / DAY
-        sim = c + w.entity * shared.get((a, b), 0.0) + w.words * worded.get((a, b), 0.0)
-        sim += (w.next if (a, b) in follows else 0.0) + (w.near if known is not None else 0.0)
-        sim *= 1.0 + w.time * math.exp(-apart / w.time_days)  # time sharpens a tie, never makes one
-        i, j = index[a], index[b]
-        sims[(i, j) if i < j else (j, i)] = sim
-    return nodes, sims
+        content = c + w.entity * shared.get((a, b), 0.0) + w.words * worded.get((a, b), 0.0)
+        content += w.next if (a, b) in follows else 0.0
+        boost = 1.0 + w.time * math.exp(-apart / w.time_days)  # time sharpens a tie, never makes one
+        i, j = sorted((index[a], index[b]))
+        rows.append((i, j, content, known is not None, boost))
+    rows.sort()
+    return nodes, PairSignals(
+        np.asarray([(i, j) for i, j, *_ in rows], dtype=np.int64).reshape(-1, 2),
+        np.asarray([r[2] for r in rows], dtype=np.float64),
+        np.asarray([r[3] for r in rows], dtype=np.bool_),
+        np.asarray([r[4] for r in rows], dtype=np.float64),
+    )
 
 
-def _graph(n: int, sims: Mapping[tuple[int, int], float], floor: float) -> ig.Graph:
+def _graph(n: int, signals: PairSignals, near: float, floor: float) -> ig.Graph:
     """The pairs above ``floor`` as edges weighing their similarity above it."""
-    kept = sorted(pair for pair, sim in sims.items() if sim > floor)
-    return ig.Graph(n=n, edges=kept, edge_attrs={"weight": [sims[p] - floor for p in kept]})
+    sim = signals.similarity(near)
+    kept = sim > floor
+    return ig.Graph(
+        n=n, edges=signals.pairs[kept].tolist(), edge_attrs={"weight": (sim[kept] - floor).tolist()}
+    )
 
 
 def _spread(centre: float, spread: float) -> list[float]:
@@ -191,21 +218,20 @@ def topic_clusters(
     signal graph, peeled of weakly tied members, at least ``min_size`` strong (split above
     ``max_size``).
 
-    One Leiden partition depends on its seed and on the exact floor and resolution (on the dev
-    half, floor 0.40 or 0.50 instead of 0.45 cost a quarter of the topics). So Leiden runs with
-    ``ensemble_seeds`` seeds at each floor and resolution of a small neighbourhood around the
-    chosen ones (± ``floor_spread``, ± ``resolution_spread``), and two memories share a topic when
-    most runs put them together (``agreement``); a topic is a connected group of such pairs.
+    One Leiden partition depends on its seed and on the exact bonus, floor and resolution (on the
+    dev half, a floor of 0.40 or 0.50 instead of 0.45 cost a quarter of the topics). So Leiden runs
+    with ``ensemble_seeds`` seeds at each setting of a small neighbourhood around the chosen one
+    (near ± ``near_spread``, floor ± ``floor_spread``, resolution ± ``resolution_spread``), and two
+    memories share a topic when most runs put them together (``agreement``); a topic is a
+    connected group of such pairs.
     """
-    nodes, sims = topic_similarities(neighbours, vectors, signals, w)
+    nodes, pair_signals = topic_similarities(neighbours, vectors, signals, w)
     n = len(nodes)
-    floors = _spread(w.floor, w.floor_spread)
-    candidates = _graph(n, sims, floors[0])
-    pairs = np.asarray([e.tuple for e in candidates.es], dtype=np.int64).reshape(-1, 2)
+    pairs = pair_signals.pairs
     together = np.zeros(len(pairs))
     runs = 0
-    for floor in floors:
-        graph = _graph(n, sims, floor)
+    for near, floor in itertools.product(_spread(w.near, w.near_spread), _spread(w.floor, w.floor_spread)):
+        graph = _graph(n, pair_signals, near, floor)
         for resolution in _spread(w.resolution, w.resolution_spread):
             for seed in range(max(1, w.ensemble_seeds)):
                 with seeded(SPLIT_SEED + seed):
@@ -218,9 +244,16 @@ def topic_clusters(
                 membership = np.asarray(found.membership)
                 together += membership[pairs[:, 0]] == membership[pairs[:, 1]]
                 runs += 1
-    agreed = [tuple(p) for p, t in zip(pairs.tolist(), together, strict=True) if t >= w.agreement * runs]
-    groups = ig.Graph(n=n, edges=agreed).connected_components()
-    graph = _graph(n, sims, w.floor)
+    agreed = pairs[together >= w.agreement * runs].tolist()
+    agreement = ig.Graph(n=n, edges=agreed)
+    if w.core > 1:
+        coreness = agreement.coreness()
+        agreement = agreement.induced_subgraph([v for v in range(n) if coreness[v] >= w.core])
+        names = [v for v in range(n) if coreness[v] >= w.core]
+        groups = [[names[v] for v in c] for c in agreement.connected_components()]
+    else:
+        groups = [list(c) for c in agreement.connected_components()]
+    graph = _graph(n, pair_signals, w.near, w.floor)
     out: list[Cluster] = []
     for community in sorted(([*c] for c in groups), key=lambda c: (-len(c), min(c))):
         if len(community) < min_size:
