@@ -60,8 +60,8 @@ class TopicWeights:
     """How much each signal counts, and the density a topic needs."""
 
     neighbours: int = 5  # nearest by vector per memory that become candidate pairs
-    floor: float = 0.45  # similarity a pair needs to be an edge at all
-    near: float = 0.25  # bonus of a pair one of whose members is among the other's nearest
+    floor: float = 0.4  # similarity a pair needs to be an edge at all
+    near: float = 0.45  # bonus of a pair one of whose members is among the other's nearest
     entity: float = 0.2  # weight of a shared entity of full rarity
     words: float = 0.1  # weight of a shared content word (stemmed) of full rarity
     words_max_mentions: int = 20  # a word in more memories than this ties nothing (pairs: its square)
@@ -70,7 +70,7 @@ class TopicWeights:
     time: float = 0.27  # weight of two memories that happened at the same time
     time_days: float = 45.0  # ... decaying with this many days apart
     next: float = 0.1  # weight of two memories one after the other in an episode
-    resolution: float = 0.14  # CPM: the mean edge weight a topic must hold inside
+    resolution: float = 0.16  # CPM: the mean edge weight a topic must hold inside
     near_spread: float = 0.0  # the consensus also runs at near ± this ...
     floor_spread: float = 0.05  # ... at floor ± this ...
     resolution_spread: float = 0.02  # ... and at resolution ± this ...
@@ -138,7 +138,7 @@ class PairSignals:
 
     pairs: NDArray[np.int64]  # shape (m, 2)
     content: NDArray[np.float64]
-    nearest: NDArray[np.bool_]  # one of the pair is among the other's k nearest by vector
+    nearest: NDArray[np.float64]  # how near by rank: 1 - rank / k on each side (nearest: 1), halved
     boost: NDArray[np.float64]
 
     def similarity(self, near: float) -> NDArray[np.float64]:
@@ -162,18 +162,20 @@ def topic_similarities(
     nodes = sorted(ids, key=lambda m: (signals.occurred.get(m, 0.0), signals.texts.get(m, ""), m))
     index = {m: i for i, m in enumerate(nodes)}
     cosine: dict[tuple[str, str], float] = {}
+    closeness: dict[tuple[str, str], float] = defaultdict(float)  # by rank, not by cosine
     for a, found in neighbours.items():
-        for b, near in found[: w.neighbours]:
-            if a != b:
-                pair = (a, b) if a < b else (b, a)
-                cosine[pair] = max(near, cosine.get(pair, near))
+        nearest = [(b, c) for b, c in found if b != a][: w.neighbours]
+        for rank, (b, near) in enumerate(nearest):
+            pair = (a, b) if a < b else (b, a)
+            cosine[pair] = max(near, cosine.get(pair, near))
+            closeness[pair] += (1.0 - rank / len(nearest)) / 2.0
     shared = _shared_pairs(
         signals.entities, signals.mentions, signals.scopes, nodes, w, w.entity_max_mentions
     )
     words = _words(signals, nodes) if w.words else {}
     worded = _shared_pairs(words, {}, signals.scopes, nodes, w, w.words_max_mentions)
     follows = {(a, b) if a < b else (b, a) for a, b in signals.follows if a in index and b in index}
-    rows: list[tuple[int, int, float, bool, float]] = []
+    rows: list[tuple[int, int, float, float, float]] = []
     for a, b in sorted(set(cosine) | set(shared) | set(worded) | follows):
         known = cosine.get((a, b))
         va, vb = vectors.get(a), vectors.get(b)
@@ -183,12 +185,12 @@ def topic_similarities(
         content += w.next if (a, b) in follows else 0.0
         boost = 1.0 + w.time * math.exp(-apart / w.time_days)  # time sharpens a tie, never makes one
         i, j = sorted((index[a], index[b]))
-        rows.append((i, j, content, known is not None, boost))
+        rows.append((i, j, content, closeness.get((a, b), 0.0), boost))
     rows.sort()
     return nodes, PairSignals(
         np.asarray([(i, j) for i, j, *_ in rows], dtype=np.int64).reshape(-1, 2),
         np.asarray([r[2] for r in rows], dtype=np.float64),
-        np.asarray([r[3] for r in rows], dtype=np.bool_),
+        np.asarray([r[3] for r in rows], dtype=np.float64),
         np.asarray([r[4] for r in rows], dtype=np.float64),
     )
 
