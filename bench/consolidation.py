@@ -188,7 +188,8 @@ def load(
         memory_executor.write("memories/create_memories", rows=rows)
 
 
-# C1's topic weights before the shared-word signal and the nearest-neighbour bonus (issue 13).
+# C1's topic weights before the shared-word signal and the nearest-neighbour bonus (issue 13), with
+# one Leiden run (no consensus), as C1 was then.
 FORMER_TOPICS = TopicWeights(
     near=0.0,
     words=0.0,
@@ -198,6 +199,7 @@ FORMER_TOPICS = TopicWeights(
     floor_spread=0.0,
     resolution_spread=0.0,
     ensemble_seeds=1,
+    core=1,
     leiden_iterations=-1,
 )
 
