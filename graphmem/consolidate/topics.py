@@ -60,6 +60,7 @@ from graphmem.recall.keywords import analyse
 from graphmem.store.consolidation import Neighbours, TopicSignals
 
 DAY = 86400.0
+COSINE_CHUNK = 32768  # pairs whose cosine is computed at once
 
 
 @dataclass(frozen=True)
@@ -182,33 +183,65 @@ def topic_similarities(
     words = _words(signals, nodes) if w.words else {}
     worded = _shared_pairs(words, {}, signals.scopes, nodes, w, w.words_max_mentions)
     follows = {(a, b) if a < b else (b, a) for a, b in signals.follows if a in index and b in index}
-    rows: list[tuple[int, int, float, float, float]] = []
-    for a, b in sorted(set(cosine) | set(shared) | set(worded) | follows):
-        known = cosine.get((a, b))
-        va, vb = vectors.get(a), vectors.get(b)
-        c = known if known is not None else float(va @ vb) if va is not None and vb is not None else 0.0
-        apart = abs(signals.occurred.get(a, 0.0) - signals.occurred.get(b, 0.0)) / DAY
-        content = c + w.entity * shared.get((a, b), 0.0) + w.words * worded.get((a, b), 0.0)
-        content += w.next if (a, b) in follows else 0.0
-        boost = 1.0 + w.time * math.exp(-apart / w.time_days)  # time sharpens a tie, never makes one
-        i, j = sorted((index[a], index[b]))
-        rows.append((i, j, content, closeness.get((a, b), 0.0), boost))
-    rows.sort()
+    keys = sorted(set(cosine) | set(shared) | set(worded) | follows)
+    m = len(keys)
+    first = np.fromiter((index[a] for a, _ in keys), np.int64, m)
+    second = np.fromiter((index[b] for _, b in keys), np.int64, m)
+    cos = np.fromiter((cosine.get(k, math.nan) for k in keys), np.float64, m)
+    cos[np.isnan(cos)] = _cosines(nodes, vectors, first[np.isnan(cos)], second[np.isnan(cos)])
+    content = cos + w.entity * np.fromiter((shared.get(k, 0.0) for k in keys), np.float64, m)
+    content += w.words * np.fromiter((worded.get(k, 0.0) for k in keys), np.float64, m)
+    content += w.next * np.fromiter((k in follows for k in keys), np.float64, m)
+    occurred = np.asarray([signals.occurred.get(node, 0.0) for node in nodes], dtype=np.float64)
+    apart = np.abs(occurred[first] - occurred[second]) / DAY
+    boost = 1.0 + w.time * np.exp(-apart / w.time_days)  # time sharpens a tie, never makes one
+    low, high = np.minimum(first, second), np.maximum(first, second)
+    order = np.lexsort((high, low))
     return nodes, PairSignals(
-        np.asarray([(i, j) for i, j, *_ in rows], dtype=np.int64).reshape(-1, 2),
-        np.asarray([r[2] for r in rows], dtype=np.float64),
-        np.asarray([r[3] for r in rows], dtype=np.float64),
-        np.asarray([r[4] for r in rows], dtype=np.float64),
+        np.stack([low[order], high[order]], axis=1).reshape(-1, 2),
+        content[order],
+        np.fromiter((closeness.get(k, 0.0) for k in keys), np.float64, m)[order],
+        boost[order],
     )
 
 
-def _graph(n: int, signals: PairSignals, near: float, floor: float) -> ig.Graph:
-    """The pairs above ``floor`` as edges weighing their similarity above it."""
+def _cosines(
+    nodes: Sequence[str],
+    vectors: Mapping[str, NDArray[np.float32]],
+    first: NDArray[np.int64],
+    second: NDArray[np.int64],
+) -> NDArray[np.float64]:
+    """Cosines of the pairs (node indices) the neighbourhood did not give (0 without a vector)."""
+    if not len(first):
+        return np.zeros(0)
+    needed = np.unique(np.concatenate([first, second]))
+    dim = next(iter(vectors.values())).shape[0] if vectors else 1
+    matrix = np.zeros((len(needed), dim), dtype=np.float32)
+    for row, node in enumerate(needed.tolist()):
+        vector = vectors.get(nodes[node])
+        if vector is not None:
+            matrix[row] = vector
+    rows_a, rows_b = np.searchsorted(needed, first), np.searchsorted(needed, second)
+    out: NDArray[np.float64] = np.empty(len(first), dtype=np.float64)
+    for start in range(0, len(first), COSINE_CHUNK):  # bounded memory: pairs x dim floats per chunk
+        part = slice(start, start + COSINE_CHUNK)
+        out[part] = np.einsum("ij,ij->i", matrix[rows_a[part]], matrix[rows_b[part]])
+    return out
+
+
+def _graphs(n: int, signals: PairSignals, near: float, floors: Sequence[float]) -> list[ig.Graph]:
+    """At each floor, the pairs above it as edges weighing their similarity above it (one graph
+    built, the others cut from it in C)."""
     sim = signals.similarity(near)
-    kept = sim > floor
-    return ig.Graph(
-        n=n, edges=signals.pairs[kept].tolist(), edge_attrs={"weight": (sim[kept] - floor).tolist()}
-    )
+    kept = sim > min(floors)
+    base = ig.Graph(n=n, edges=signals.pairs[kept].tolist(), edge_attrs={"sim": sim[kept].tolist()})
+    base_sim = sim[kept]
+    out = []
+    for floor in floors:
+        graph = base.subgraph_edges(np.flatnonzero(base_sim > floor).tolist(), delete_vertices=False)
+        graph.es["weight"] = (np.asarray(graph.es["sim"], dtype=np.float64) - floor).tolist()
+        out.append(graph)
+    return out
 
 
 def _spread(centre: float, spread: float) -> list[float]:
@@ -239,8 +272,10 @@ def topic_clusters(
     pairs = pair_signals.pairs
     together = np.zeros(len(pairs))
     runs = 0
-    for near, floor in itertools.product(_spread(w.near, w.near_spread), _spread(w.floor, w.floor_spread)):
-        graph = _graph(n, pair_signals, near, floor)
+    floors = _spread(w.floor, w.floor_spread)
+    for graph in (
+        g for near in _spread(w.near, w.near_spread) for g in _graphs(n, pair_signals, near, floors)
+    ):
         for resolution in _spread(w.resolution, w.resolution_spread):
             for seed in range(max(1, w.ensemble_seeds)):
                 with seeded(SPLIT_SEED + seed):
@@ -258,7 +293,7 @@ def topic_clusters(
     coreness = agreement.coreness()
     kept = [v for v in range(n) if coreness[v] >= w.core]
     groups = [[kept[v] for v in c] for c in agreement.induced_subgraph(kept).connected_components()]
-    graph = _graph(n, pair_signals, w.near, w.floor)
+    graph = _graphs(n, pair_signals, w.near, [w.floor])[0]
     out: list[Cluster] = []
     for community in sorted(([*c] for c in groups), key=lambda c: (-len(c), min(c))):
         if len(community) < min_size:
