@@ -108,7 +108,9 @@ def create_app(
     )
     app.state.memory = memory
     app.state.consolidation_runs = BackgroundRuns(
-        lambda jobs, trigger: memory.consolidate(jobs, trigger=trigger), lambda: datetime.now(UTC)
+        lambda jobs, trigger: memory.consolidate(jobs, trigger=trigger),
+        lambda: datetime.now(UTC),
+        memory.consolidation_requests(),
     )
     app.state.api_keys = list(api_keys or [])
     app.state.api_key_scopes = dict(api_key_scopes or {})  # keys confined to scopes (tenancy)

@@ -188,8 +188,20 @@ def load(
         memory_executor.write("memories/create_memories", rows=rows)
 
 
-# C1's topic weights before the shared-word signal and the nearest-neighbour bonus (issue 13).
-FORMER_TOPICS = TopicWeights(near=0.0, words=0.0, floor=0.18, time=0.5, resolution=0.16)
+# C1's topic weights before the shared-word signal and the nearest-neighbour bonus (issue 13), with
+# one Leiden run (no consensus), as C1 was then.
+FORMER_TOPICS = TopicWeights(
+    near=0.0,
+    words=0.0,
+    floor=0.18,
+    time=0.5,
+    resolution=0.16,
+    floor_spread=0.0,
+    resolution_spread=0.0,
+    ensemble_seeds=1,
+    core=1,
+    leiden_iterations=-1,
+)
 
 
 def scale(

@@ -74,6 +74,7 @@ from graphmem.recall.search import Recaller, RecallSettings
 from graphmem.scopes import confine, normalize_scope, require_visible
 from graphmem.scopetree import ScopeNode, scope_tree
 from graphmem.store.consolidation import ConsolidationStore
+from graphmem.store.consolidation_requests import ConsolidationRequestStore
 from graphmem.store.decisions import DecisionStore
 from graphmem.store.entities import EntityStore
 from graphmem.store.executor import QueryExecutor
@@ -638,6 +639,10 @@ class Memory:
         self.prepare()
         with confined(allowed):
             return DecisionStore(self._executor).find(topic=topic, domain=domain, scope=scope)
+
+    def consolidation_requests(self) -> ConsolidationRequestStore:
+        """Background consolidation requests kept in the graph (POST /v1/consolidate's run ids)."""
+        return ConsolidationRequestStore(self._executor)
 
     def api_keys(self) -> ApiKeys:
         """The stored API keys (``graphmem keys``): create, list, revoke."""

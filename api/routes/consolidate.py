@@ -55,9 +55,9 @@ def consolidate(
 @router.get("/consolidate/runs/{run_id}", response_model=ConsolidationRun)
 def consolidation_run(run_id: str, http: Request, allowed: AllowedDep, memory: MemoryDep) -> ConsolidationRun:
     """The state of a consolidation request started with ``POST /v1/consolidate``, and its report
-    once over (404 for an id this server process did not start)."""
+    once over, whichever server process started it (404 for an unknown id)."""
     memory.check_operator(allowed, "Consolidation")
-    return _runs(http).get(run_id)
+    return _runs(http).get(run_id, allowed)
 
 
 @router.get("/health/report", response_model=HealthDetail)

@@ -1,4 +1,4 @@
-// C1/C2/C4: create semantic or schema memories, each distilled from its sources still eligible (status in $source_statuses, not already distilled at that layer and kind); link DERIVED_FROM and fade the sources (γ on their stability). Each derived memory takes its scope's next revision (recall's vector cache). A derived memory starts as used as its sources were: their latest access, strongest strength and most spaced uses (a summary of forgotten episodes is not fresh). One row per cluster; clusters are disjoint.
+// C1/C2/C4: create semantic or schema memories, each distilled from its sources still eligible (status in $source_statuses, not already distilled at that layer and kind); link DERIVED_FROM and fade the sources (γ on their stability). Each derived memory takes its scope's next revision (recall's vector cache). A derived memory counts its creation as a use (D1 time runs from $now, as for any new memory; the nightly decay pass must not hide it on the night it is made), with its sources' strongest strength and most spaced uses. One row per cluster; clusters are disjoint.
 // mode: write
 UNWIND $clusters AS c
 CALL (c) {
@@ -7,7 +7,7 @@ CALL (c) {
     AND NOT EXISTS { MATCH (other:Memory)-[:DERIVED_FROM]->(src)
                      WHERE other.layer = c.memory.layer AND other.status = 'active'
                        AND coalesce(other.kind, 'cluster') = c.memory.kind }
-  WITH collect(src) AS found, max(src.last_accessed_at) AS used, max(src.strength) AS strongest,
+  WITH collect(src) AS found, max(src.strength) AS strongest,
        max(coalesce(src.spaced_access_count, 0)) AS spaced
   WHERE size(found) >= $min_sources
   CREATE (m:Memory {id: c.memory.id})
@@ -23,7 +23,7 @@ CALL (c) {
       m.status = 'active',
       m.created_at = $now,
       m.occurred_at = c.memory.occurred_at,
-      m.last_accessed_at = used,
+      m.last_accessed_at = $now,
       m.access_count = 0,
       m.spaced_access_count = spaced,
       m.source = 'consolidation',

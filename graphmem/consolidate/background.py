@@ -1,38 +1,41 @@
 """Consolidation requests run in a thread of their own, so no caller waits for a whole run.
 
-Each request gets an id; its state (running, then its report) is kept in this process for the
-last ``keep`` requests. The job runs themselves are recorded in the graph as always (JobRun), so
-a restart loses only the request's handle, never what the run did.
+Each request gets an id; its state (running, then its report) is kept in the graph as a
+``:ConsolidationRequest`` node, so a request started through one API process can be followed
+through any other against the same Neo4j, and survives a restart of the process that runs it
+(which then leaves it 'running': the job runs themselves say what happened, JobRun records).
 """
 
 from __future__ import annotations
 
 import threading
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from graphmem.consolidate.models import ConsolidationReport, ConsolidationRun, JobName
 from graphmem.errors import JobBusyError, NotFoundError
+from graphmem.store.consolidation_requests import ConsolidationRequestStore
 
 JOB_NAMES: tuple[JobName, ...] = ("nightly", "weekly", "monthly")
 RunJobs = Callable[[Sequence[JobName] | None, str], ConsolidationReport]
 
 
 class BackgroundRuns:
-    """Starts consolidation requests in threads and answers for their state."""
+    """Starts consolidation requests in threads; their state lives in the graph."""
 
-    def __init__(self, run_jobs: RunJobs, now: Callable[[], datetime], keep: int = 200) -> None:
+    def __init__(
+        self, run_jobs: RunJobs, now: Callable[[], datetime], store: ConsolidationRequestStore
+    ) -> None:
         self._run_jobs = run_jobs
         self._now = now
-        self._keep = keep
-        self._runs: OrderedDict[str, ConsolidationRun] = OrderedDict()
+        self._store = store
         self._threads: dict[str, threading.Thread] = {}
         self._lock = threading.Lock()
 
     def start(self, jobs: Sequence[JobName] | None, trigger: str = "api") -> ConsolidationRun:
-        """Start running ``jobs`` (default all) in a thread; returns the request's state at once."""
+        """Record the request and start running ``jobs`` (default all) in a thread; returns its
+        state at once."""
         run = ConsolidationRun(
             id=str(uuid.uuid4()),
             state="running",
@@ -40,41 +43,36 @@ class BackgroundRuns:
             trigger=trigger,
             started_at=self._now(),
         )
-        thread = threading.Thread(target=self._work, args=(run.id, jobs, trigger), daemon=True)
+        self._store.record(run)  # consolidation works on the whole graph: bound to the root scope
+        thread = threading.Thread(target=self._work, args=(run, jobs), daemon=True)
         with self._lock:
-            self._runs[run.id] = run
             self._threads[run.id] = thread
-            while len(self._runs) > self._keep:
-                oldest, state = next(iter(self._runs.items()))
-                if state.state == "running":
-                    break
-                del self._runs[oldest]
         thread.start()
         return run
 
-    def get(self, run_id: str) -> ConsolidationRun:
-        """The state of request ``run_id``; raises NotFoundError for an id this process never started."""
-        with self._lock:
-            run = self._runs.get(run_id)
+    def get(self, run_id: str, allowed: Sequence[str] | None = None) -> ConsolidationRun:
+        """The state of request ``run_id``, started by any process; NotFoundError for an id the
+        graph does not hold, or one outside the caller's ``allowed`` scopes."""
+        run = self._store.get(run_id, allowed)
         if run is None:
             raise NotFoundError(
-                f"no consolidation run {run_id!r} in this process (ids are kept for the last "
-                f"{self._keep} requests and lost on restart; GET /v1/health/report lists recent job runs)"
+                f"no consolidation run {run_id!r}: use the id POST /v1/consolidate answered with "
+                "(GET /v1/health/report lists recent job runs)"
             )
         return run
 
     def join(self, timeout: float | None = None) -> bool:
-        """Wait for every running request; False when some still run after ``timeout`` seconds."""
+        """Wait for every request this process runs; False when some still run after ``timeout`` s."""
         with self._lock:
             threads = list(self._threads.values())
         for thread in threads:
             thread.join(timeout)
         return not any(t.is_alive() for t in threads)
 
-    def _work(self, run_id: str, jobs: Sequence[JobName] | None, trigger: str) -> None:
+    def _work(self, run: ConsolidationRun, jobs: Sequence[JobName] | None) -> None:
         update: dict[str, object]
         try:
-            report = self._run_jobs(jobs, trigger)
+            report = self._run_jobs(jobs, run.trigger)
             failed = [r for r in report.runs if r.status == "failed"]
             update = {
                 "state": "failed" if failed else "succeeded",
@@ -85,6 +83,8 @@ class BackgroundRuns:
             update = {"state": "busy", "error": str(e)}
         except Exception as e:  # a background thread records its failure instead of losing it
             update = {"state": "failed", "error": f"{type(e).__name__}: {e}"}
-        with self._lock:
-            self._runs[run_id] = self._runs[run_id].model_copy(update={**update, "finished_at": self._now()})
-            self._threads.pop(run_id, None)
+        try:
+            self._store.finish(run.model_copy(update={**update, "finished_at": self._now()}))
+        finally:
+            with self._lock:
+                self._threads.pop(run.id, None)

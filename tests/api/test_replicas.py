@@ -117,3 +117,21 @@ def test_consolidation_started_on_both_processes_never_runs_twice_at_once(
     if len(ran) == 2:
         earlier, later = sorted(ran)
         assert earlier[1] <= later[0], f"two nightly runs overlapped: {ran}"
+
+
+def test_a_consolidation_run_started_on_one_process_is_followed_on_the_other(
+    replicas: tuple[str, str],
+) -> None:
+    first, second = replicas
+    started = httpx.post(f"{first}/v1/consolidate", json={"jobs": ["nightly"]}, timeout=60)
+    assert started.status_code == 202, started.text
+    run_id = started.json()["id"]
+    deadline = time.monotonic() + 600
+    while True:
+        followed = httpx.get(f"{second}/v1/consolidate/runs/{run_id}", timeout=60)
+        assert followed.status_code == 200, followed.text
+        if followed.json()["state"] != "running" or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert followed.json()["state"] in ("succeeded", "busy"), followed.json()
+    assert httpx.get(f"{first}/v1/consolidate/runs/{run_id}", timeout=60).json() == followed.json()

@@ -87,3 +87,34 @@ def test_a_memory_used_often_outlives_its_ttl_until_it_fades(
     clock.advance(days=400)
     later = sleeper.consolidate(["weekly"]).runs[0]
     assert later.counts["archived"] == 1 and sleeper.get(kept.id).status == "archived"
+
+
+def test_a_semantic_memory_distilled_from_long_unused_episodes_counts_its_creation_as_a_use(
+    sleeper: Memory, sleep_driver: neo4j.Driver, clock: MovableClock
+) -> None:
+    texts = [
+        "User and their uncle Fergus bought a share in an old wooden sailing boat called Kittiwake.",
+        "Kittiwake needs her hull scraped and antifouled before she can go back in the water in April.",
+        "Fergus found rot in the cockpit floor of Kittiwake; a boatyard in Oban quoted 2,000 pounds.",
+        "User passed the RYA Day Skipper theory exam so they can take Kittiwake out alone.",
+        "First overnight trip on Kittiwake to the Isle of Mull; they anchored in Tobermory.",
+    ]
+    episodes = [sleeper.remember(text, scope=SCOPE).memory.id for text in texts]
+    clock.advance(days=150)  # the episodes go unused long enough to fall below 0.1
+    run = sleeper.consolidate(["nightly"]).runs[0]
+    assert run.status == "succeeded", run.error
+    assert run.counts["promoted"] == 1
+    rows = cypher(
+        sleep_driver,
+        "MATCH (s:Memory {layer: 'semantic', scope: $scope})-[:DERIVED_FROM]->(e) "
+        "RETURN s.id AS id, s.decayed_strength AS decayed, collect(e.id) AS sources",
+        scope=SCOPE,
+    )
+    assert len(rows) == 1 and set(rows[0]["sources"]) <= set(episodes)
+    assert rows[0]["decayed"] is None  # made tonight: as strong as a new memory
+    assert all(_decayed(sleep_driver, e) < 0.1 for e in rows[0]["sources"])  # its sources faded
+    semantic = sleeper.recall("Kittiwake the sailing boat", scope=SCOPE, layers=["semantic"], reinforce=False)
+    assert [r.id for r in semantic.results] == [rows[0]["id"]]  # recall of the semantic layer finds it
+    clock.advance(days=1)
+    later = sleeper.consolidate(["nightly"]).runs[0]
+    assert later.counts.get("hidden", 0) == 0  # a day later it has faded a little, not away

@@ -235,6 +235,41 @@ def test_rest_consolidate_answers_at_once_and_the_run_can_be_followed(sleeper: M
         assert client.post("/v1/consolidate", json={"jobs": ["hourly"]}).status_code == 422
 
 
+def test_a_run_started_through_one_api_process_is_followed_through_another(build) -> None:  # type: ignore[no-untyped-def]
+    first, second = build(), build()  # two processes' Memory objects against one Neo4j
+    first.remember("The team ships on Thursdays.", scope=SCOPE, categories=["work"])
+    with (
+        TestClient(create_app(first, flush_idle_minutes=None)) as one,
+        TestClient(
+            create_app(
+                second,
+                api_keys=["k-open", "k-alice"],
+                api_key_scopes={"k-alice": ["/user/alice"]},
+                flush_idle_minutes=None,
+            )
+        ) as other,
+    ):
+        started = one.post("/v1/consolidate", json={"jobs": ["nightly"]})
+        assert started.status_code == 202, started.text
+        run_id = started.json()["id"]
+        open_key = {"Authorization": "Bearer k-open"}
+        for _ in range(600):
+            run = other.get(f"/v1/consolidate/runs/{run_id}", headers=open_key)
+            assert run.status_code == 200, run.text
+            if run.json()["state"] != "running":
+                break
+            time.sleep(0.1)
+        done = run.json()
+        assert done["state"] == "succeeded" and done["jobs"] == ["nightly"], done
+        assert [r["job"] for r in done["report"]["runs"]] == ["nightly"]
+        assert one.get(f"/v1/consolidate/runs/{run_id}").json() == done
+        bound = other.get(f"/v1/consolidate/runs/{run_id}", headers={"Authorization": "Bearer k-alice"})
+        assert bound.status_code == 403  # a key bound to a scope reads no whole-graph run
+    # and the query itself is bound to scopes: a tenant's scopes do not hold the whole graph's runs
+    assert second.consolidation_requests().get(run_id, ["/user/alice"]) is None
+    assert second.consolidation_requests().get(run_id, ["/"]) is not None
+
+
 def test_heartbeat_runs_overdue_jobs_at_startup(sleeper: Memory) -> None:
     with TestClient(
         create_app(sleeper, flush_idle_minutes=None, consolidation_heartbeat=timedelta(hours=1))

@@ -163,7 +163,7 @@ def test_a_large_scope_changed_in_bulk_is_indexed_in_process(build, sleep_driver
         assert len({topic_of[s] for s in sources}) == 1
 
 
-def test_a_summary_starts_as_used_as_its_sources(
+def test_a_summary_counts_its_creation_as_a_use_with_its_sources_strength(
     sleeper: Memory, sleep_driver: neo4j.Driver, clock: MovableClock
 ) -> None:
     _plant(sleeper, topics=3, per_topic=8, noise=0)
@@ -179,11 +179,11 @@ def test_a_summary_starts_as_used_as_its_sources(
         "max(e.strength) AS sources_strength, max(coalesce(e.spaced_access_count, 0)) AS sources_spaced",
     )
     assert rows
-    for row in rows:  # not fresh: a summary of episodes nobody asked about is no stronger than they are
-        assert row["used"] == row["sources_used"]
+    for row in rows:  # used when made, as any new memory; no stronger than its strongest source
+        assert row["used"].to_native() == clock.now()  # type: ignore[attr-defined]
+        assert row["sources_used"].to_native() < clock.now()  # type: ignore[attr-defined]
         assert row["strength"] == row["sources_strength"]
         assert row["spaced"] == row["sources_spaced"]
-        assert row["used"].to_native() < clock.now()  # type: ignore[attr-defined]
 
 
 def test_offline_summaries_are_found_through_their_sources_unless_asked_for(

@@ -234,10 +234,11 @@ def test_topics_come_from_rare_shared_entities_not_from_common_ones_or_from_time
         mentions={"user": len(everyone), "pepper": 4, "kittiwake": 4},
         follows=[],
     )
-    weights = TopicWeights(neighbours=10, entity_max_share=0.5)
+    # equal cosines rank the nearest arbitrarily: no nearest bonus here, entities weighed up
+    weights = TopicWeights(neighbours=10, near=0.0, entity=1.0, entity_max_share=0.5)
     found = sorted(c.members for c in topic_clusters(neighbours, {}, signals, weights, 3))
     assert found == [tuple(boat), tuple(dog)]
-    without_entities = TopicWeights(neighbours=10, entity=0.0, entity_max_share=0.5)
+    without_entities = TopicWeights(neighbours=10, near=0.0, entity=0.0, entity_max_share=0.5)
     assert topic_clusters(neighbours, {}, signals, without_entities, 3) == []
 
 

@@ -1,0 +1,5 @@
+// Record a consolidation request started in the background (state 'running'), bound to the scope it works on.
+// mode: write
+CREATE (r:ConsolidationRequest {id: $id, state: 'running', jobs: $jobs, trigger: $trigger, scope: $scope,
+                                started_at: $started_at, owner: $owner})
+RETURN r.id AS id
