@@ -338,8 +338,17 @@ def clause_texts(text: str) -> list[str]:
         key = owner(t)
         if key is not None and not t.is_punct:
             groups[key].append(t)
-    parts = [" ".join(t.text for t in tokens) for tokens in groups.values() if tokens]
+    parts = [_joined(tokens) for tokens in groups.values() if tokens]
     return [p for p in parts if len(p.split()) >= 2] or [text]
+
+
+def _joined(tokens: list[Any]) -> str:
+    """Tokens as text with the sentence's own spacing: "I'm" stays one word (not "I 'm", read as a
+    quote), and words that a left-out comma separated stay apart."""
+    text = tokens[0].text
+    for before, token in zip(tokens, tokens[1:], strict=False):
+        text += (" " if before.whitespace_ or token.i != before.i + 1 else "") + token.text
+    return text
 
 
 def sentence_count(text: str) -> int:

@@ -124,3 +124,11 @@ def test_a_decision_to_use_something_is_still_a_statement() -> None:
     assert judge(
         read_statement("We decided to use Postgres."), read_statement("We now use MySQL instead."), 0.8
     ).conflict
+
+
+def test_a_clause_keeps_its_contractions_whole() -> None:
+    from graphmem.beliefs.parse import clause_texts, read_clause
+
+    second = clause_texts("The old van broke down, so I'm driving a Ford now.")[-1]
+    assert second == "I'm driving a Ford now"
+    assert read_clause(second, "kim").values == frozenset({"ford"})
