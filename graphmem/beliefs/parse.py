@@ -102,6 +102,16 @@ def _nlp() -> Any:
     return load_english("the belief check")
 
 
+def _form(token: Any) -> str:
+    """A word's dictionary form, lower case. A noun modifying another noun keeps its written form:
+    English does not inflect it for number ("data engineer", "sales team"), and the tagger reads
+    some of them as plurals in one sentence and not in another ("data" -> "datum"). A full stop the
+    tokenizer left on the last word ("AoE.") is not part of it."""
+    word = token.text if token.dep_ == "compound" and token.pos_ == "NOUN" else token.lemma_
+    word = word.lower()
+    return word.rstrip(".") if len(word) > 2 and word[-2:-1].isalpha() else word
+
+
 def _phrase(token: Any, speaker: str) -> str | None:
     """A subject or possessor as a key: the speaker for 'I', a name, or a noun with its compounds."""
     text = token.text.lower()
@@ -110,7 +120,7 @@ def _phrase(token: Any, speaker: str) -> str | None:
     if text in PRONOUNS or token.pos_ == "PRON":
         return None
     words = [
-        t.lemma_.lower()
+        _form(t)
         for t in token.subtree
         if (t.dep_ in {"compound", "amod", "nmod"} and t.head == token) or t == token
     ]
@@ -124,7 +134,7 @@ def _subject_nouns(doc: Any) -> set[str]:
     if subject is None:
         return set()
     return {
-        t.lemma_.lower()
+        _form(t)
         for t in subject.subtree
         if t.pos_ in {"NOUN", "PROPN"} and (t == subject or (t.dep_ == "compound" and t.head == subject))
     }
@@ -159,7 +169,7 @@ def _subject(doc: Any, speaker: str) -> tuple[str | None, set[str]]:
         owned = [t for t in doc[subject.i + 1 : root.i] if t.pos_ in {"NOUN", "PROPN"}] if subject else []
         if subject is not None and subject.dep_ == "poss" and owned:  # "Chloe's ex lives" misread
             owner = _phrase(subject, speaker)
-            return f"{owner}'s {' '.join(t.lemma_.lower() for t in owned)}", set()
+            return f"{owner}'s {' '.join(_form(t) for t in owned)}", set()
     if subject is None:
         return None, set()
     inverted = _inverted(doc)
@@ -213,7 +223,7 @@ def _value_tokens(doc: Any, subject: str | None) -> list[Any]:
     for t in doc:
         if t.i in adjunct or t.is_stop or t.like_num or t.dep_ in {"nsubj", "nsubjpass", "poss", "ROOT"}:
             continue
-        if t.lemma_.lower() in subject_words or t.pos_ not in CONTENT_POS:
+        if _form(t) in subject_words or t.pos_ not in CONTENT_POS:
             continue
         if t.pos_ == "PROPN" or t.ent_type_ or t.dep_ in VALUE_DEPS:
             found.append(t)
@@ -372,7 +382,7 @@ def _read(text: str, speaker: str) -> Clause:
     doc = _parse(text)
     subject, slot_nouns = _subject(doc, speaker)
     lower = text.lower()
-    lemmas = {t.lemma_.lower() for t in doc}
+    lemmas = {t.lemma_.lower() for t in doc} | {_form(t) for t in doc}
     words = {t.text.lower() for t in doc}
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     hedged = any(t.dep_ == "aux" and t.text.lower() in HEDGE_MODALS for t in doc) or any(
@@ -394,7 +404,7 @@ def _read(text: str, speaker: str) -> Clause:
         slot_nouns=frozenset(slot_nouns),
         predicate=predicate,
         verb=root.lemma_.lower() if root is not None and root.pos_ in {"VERB", "AUX"} else None,
-        values=frozenset(stem(t.lemma_.lower()) for t in value_tokens),
+        values=frozenset(stem(_form(t)) for t in value_tokens),
         numbers=frozenset(numbers),
         quantities=frozenset(numbers - _date_numbers(doc)),
         key=_key(text),

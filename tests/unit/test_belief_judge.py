@@ -132,3 +132,16 @@ def test_a_clause_keeps_its_contractions_whole() -> None:
     second = clause_texts("The old van broke down, so I'm driving a Ford now.")[-1]
     assert second == "I'm driving a Ford now"
     assert read_clause(second, "kim").values == frozenset({"ford"})
+
+
+def test_a_noun_modifier_reads_the_same_in_a_note_and_in_a_sentence() -> None:
+    # the tagger reads "data" as the plural of "datum" in one and not the other
+    sentence = read_statement("Omar works as a data warehouse engineer.")
+    note = read_statement("Omar's role: data warehouse engineering.")
+    assert not judge(sentence, note, 0.84).conflict
+
+
+def test_a_full_stop_left_on_the_last_word_is_not_part_of_the_value() -> None:
+    from graphmem.beliefs.parse import read_clause
+
+    assert "aoe." not in read_clause("Abstract deadline: 12 May, 12:00 AoE.").values
