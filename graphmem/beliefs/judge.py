@@ -102,6 +102,16 @@ def _restates(a: Clause, b: Clause, cosine: float) -> bool:
     return cosine >= RESTATE_COSINE and bool(b.numbers) and b.numbers <= a.numbers
 
 
+def _denies(a: Clause, b: Clause) -> bool:
+    """Whether the negated clause names everything the other one affirms, wherever it names it:
+    "The June 3 party is off" names the date that "The party is on June 3" gives as its value."""
+    negated, other = (a, b) if a.negated else (b, a)
+    if not (other.values or other.numbers):
+        return False
+    named = {stem(lemma) for lemma in negated.lemmas}
+    return other.values <= named and other.numbers <= negated.numbers
+
+
 def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
     """Decide whether ``old`` and ``new`` cannot both hold (order-independent but for the
     announcements of ``new``: a change it announces, an addition it makes)."""
@@ -141,7 +151,7 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
         return Verdict(False, "a plan or a guess, not a change")
     if a.past_only or b.past_only:
         return Verdict(False, "about the past")
-    if a.negated != b.negated and a.values & b.values and cosine >= NEGATION_COSINE:
+    if a.negated != b.negated and cosine >= NEGATION_COSINE and (a.values & b.values or _denies(a, b)):
         return Verdict(True, "negation")  # "We don't use Kubernetes" / "We adopted Kubernetes"
     if not _same_slot(old, new, a, b, cosine):
         return Verdict(False, "different slots")

@@ -119,18 +119,28 @@ def _phrase(token: Any, speaker: str) -> str | None:
         return speaker
     if text in PRONOUNS or token.pos_ == "PRON":
         return None
+    # a date before a noun says when, not which thing: "the May 3 dinner" is the dinner on May 3
     words = [
         _form(t)
         for t in token.subtree
-        if (t.dep_ in {"compound", "amod", "nmod"} and t.head == token) or t == token
+        if (t.dep_ in {"compound", "amod", "nmod"} and t.head == token and t.ent_type_ not in {"DATE", "TIME"})
+        or t == token
     ]
     return " ".join(w for w in words if w not in FIRST_PERSON) or None
+
+
+def _main_subject(doc: Any, deps: frozenset[str] | set[str] = frozenset({"nsubj", "nsubjpass"})) -> Any:
+    """The subject of the sentence's main verb; the first subject when the main verb has none.
+    The small model sometimes reads a noun modifier as a subject of its own ("The team offsite is
+    on May 20": "team" the subject of "offsite"), so the first subject is not always the clause's."""
+    subjects = [t for t in doc if t.dep_ in deps]
+    return next((t for t in subjects if t.head.dep_ == "ROOT"), subjects[0] if subjects else None)
 
 
 def _subject_nouns(doc: Any) -> set[str]:
     """The nouns naming the grammatical subject itself, without its possessor or adjectives
     ("Ana's sertraline dose" -> sertraline, dose; "Mei's favourite food" -> food)."""
-    subject = next((t for t in doc if t.dep_ in {"nsubj", "nsubjpass"}), None)
+    subject = _main_subject(doc)
     if subject is None:
         return set()
     return {
@@ -142,7 +152,7 @@ def _subject_nouns(doc: Any) -> set[str]:
 
 def _inverted(doc: Any) -> tuple[Any, Any] | None:
     """(name, owned noun) of a copula that names who fills someone's slot ("Nate is my manager")."""
-    subject = next((t for t in doc if t.dep_ == "nsubj"), None)
+    subject = _main_subject(doc, {"nsubj"})
     if subject is None or subject.pos_ != "PROPN" or subject.head.lemma_ != "be":
         return None
     attr = next((c for c in subject.head.children if c.dep_ == "attr"), None)
@@ -153,7 +163,7 @@ def _inverted(doc: Any) -> tuple[Any, Any] | None:
 
 def _subject(doc: Any, speaker: str) -> tuple[str | None, set[str]]:
     """(subject key, slot nouns) of the first clause's subject."""
-    subject = next((t for t in doc if t.dep_ in {"nsubj", "nsubjpass"}), None)
+    subject = _main_subject(doc)
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if subject is None and root is not None and root.pos_ in {"VERB", "AUX"}:
         # the small model sometimes misses a rare name as subject, or reads it as an adjective
@@ -221,7 +231,9 @@ def _value_tokens(doc: Any, subject: str | None) -> list[Any]:
     subject_words = set((subject or "").replace("'s", "").split())
     found = []
     for t in doc:
-        if t.i in adjunct or t.is_stop or t.like_num or t.dep_ in {"nsubj", "nsubjpass", "poss", "ROOT"}:
+        # a name is never a function word ("May" the month is not "may" the modal)
+        stop = t.is_stop and t.pos_ != "PROPN"
+        if t.i in adjunct or stop or t.like_num or t.dep_ in {"nsubj", "nsubjpass", "poss", "ROOT"}:
             continue
         if _form(t) in subject_words or t.pos_ not in CONTENT_POS:
             continue

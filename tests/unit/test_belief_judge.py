@@ -145,3 +145,15 @@ def test_a_full_stop_left_on_the_last_word_is_not_part_of_the_value() -> None:
     from graphmem.beliefs.parse import read_clause
 
     assert "aoe." not in read_clause("Abstract deadline: 12 May, 12:00 AoE.").values
+
+
+def test_cancelling_the_event_named_by_its_date_retires_the_date() -> None:
+    from graphmem.beliefs.parse import read_clause
+
+    # the main verb's subject, not a noun modifier the model read as a subject of its own
+    assert read_clause("The board dinner is on June 3.").subject in {"dinner", "board dinner"}
+    # "May" the month is a value, not the modal verb
+    assert "may" in read_clause("The board dinner is on May 3.").values
+    dated = read_statement("The board dinner is on May 3.")
+    assert judge(dated, read_statement("The May 3 dinner is cancelled."), 0.7).conflict
+    assert not judge(dated, read_statement("The May 9 lunch is cancelled."), 0.7).conflict
