@@ -242,6 +242,15 @@ def _value_tokens(doc: Any, subject: str | None) -> list[Any]:
     return found
 
 
+def _state_participle(root: Any) -> Any:
+    """The auxiliary ("is", "got") of a passive participle with no agent: a state the subject is in,
+    said like an adjective ("is engaged to Keiko", "got married", "is based in Leeds"), not an act
+    done by someone ("was hired by Stripe"). None for any other main verb."""
+    if root is None or root.tag_ != "VBN" or any(c.dep_ == "agent" for c in root.children):
+        return None
+    return next((c for c in root.children if c.dep_ == "auxpass"), None)
+
+
 def _becomes(root: Any) -> bool:
     """'went vegetarian', 'got engaged', 'turned freelance': a change of state."""
     if root is None or root.lemma_ not in {"go", "get", "turn", "become", "grow"}:
@@ -404,9 +413,13 @@ def _read(text: str, speaker: str) -> Clause:
     if root is not None and root.lemma_ in FRAMING_VERBS:  # "we decided to use X": the verb is "use"
         root = next((c for c in root.children if c.dep_ == "xcomp"), root)
     predicate = None
-    if root is not None and root.pos_ in {"VERB", "AUX"} and root.lemma_ not in LIGHT_VERBS:
-        predicate = root.lemma_.lower()
+    verb = root.lemma_.lower() if root is not None and root.pos_ in {"VERB", "AUX"} else None
     value_tokens = _value_tokens(doc, subject)
+    state = _state_participle(root)
+    if state is not None:  # "is engaged to Keiko" says what "is married to Keiko" says: a state
+        verb, value_tokens = state.lemma_.lower(), [*value_tokens, root]
+    elif verb is not None and verb not in LIGHT_VERBS:
+        predicate = verb
     inverted = _inverted(doc)
     if inverted is not None:  # the name is the value, the owned noun the slot
         value_tokens = [t for t in value_tokens if t != inverted[1]] + [inverted[0]]
@@ -415,7 +428,7 @@ def _read(text: str, speaker: str) -> Clause:
         subject=subject,
         slot_nouns=frozenset(slot_nouns),
         predicate=predicate,
-        verb=root.lemma_.lower() if root is not None and root.pos_ in {"VERB", "AUX"} else None,
+        verb=verb,
         values=frozenset(stem(_form(t)) for t in value_tokens),
         numbers=frozenset(numbers),
         quantities=frozenset(numbers - _date_numbers(doc)),

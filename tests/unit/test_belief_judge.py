@@ -157,3 +157,15 @@ def test_cancelling_the_event_named_by_its_date_retires_the_date() -> None:
     dated = read_statement("The board dinner is on May 3.")
     assert judge(dated, read_statement("The May 3 dinner is cancelled."), 0.7).conflict
     assert not judge(dated, read_statement("The May 9 lunch is cancelled."), 0.7).conflict
+
+
+def test_a_state_said_with_a_participle_is_a_value_like_an_adjective() -> None:
+    from graphmem.beliefs.parse import read_clause
+
+    # the model reads "married" as an adjective and "separated" as a passive verb: both are states
+    separated = read_clause("Ravi is separated from Sunita.")
+    assert separated.predicate is None and "separ" in separated.values
+    married = read_statement("Ravi is married to Sunita.")
+    assert judge(married, read_statement("Ravi is separated from Sunita."), 0.9).conflict
+    # an act done by someone keeps its verb
+    assert read_clause("Lena was hired by Stripe.").predicate == "hire"
