@@ -187,18 +187,32 @@ def _subject(doc: Any, speaker: str) -> tuple[str | None, set[str]]:
         # "Nate is my manager" says what "my manager is Nate" says: the slot is the owner's manager
         attr, owner_token = inverted[1], next(c for c in inverted[1].children if c.dep_ == "poss")
         return _phrase(owner_token, speaker), {_phrase(attr, speaker) or attr.lemma_.lower()}
-    possessor = next((c for c in subject.children if c.dep_ == "poss"), None)
-    if possessor is None:
-        return _phrase(subject, speaker), set()
-    owner = _phrase(possessor, speaker)
+    modifier, subject, head = _misread_modifier(subject)
+    possessor = next((c for t in (modifier, subject) if t is not None for c in t.children if c.dep_ == "poss"), None)
     noun = _phrase(subject, speaker) or subject.lemma_.lower()
-    head = subject.head
+    if modifier is not None:
+        noun = f"{_phrase(modifier, speaker) or _form(modifier)} {noun}"
+    if possessor is None:
+        return noun if modifier is not None else _phrase(subject, speaker), set()
+    owner = _phrase(possessor, speaker)
     named_value = any(
         c.dep_ in {"attr", "acomp"} and (c.pos_ in {"PROPN", "NUM"} or c.ent_type_) for c in head.children
     )
     if head.lemma_ == "be" and named_value:  # "Bob's manager is Alice": Bob's manager slot holds Alice
         return owner, {noun}
     return (f"{owner}'s {noun}" if owner else noun), set()  # "Bob's sister lives in Rome"
+
+
+def _misread_modifier(subject: Any) -> tuple[Any, Any, Any]:
+    """(modifier, noun, the noun's head) of a subject whose first noun the model read as a subject
+    of its own: "Our Q3 spend is ..." ("Q3" the subject of a verb "spend": a possessive only ever
+    opens a noun phrase) or "Our travel spend is ..." ("travel" the subject of "spend"). The
+    modifier is None when the parse has none of these."""
+    head = subject.head
+    if head.dep_ == "csubj" and head.i == subject.i + 1:
+        return subject, head, head.head
+    before = next((c for c in subject.children if c.dep_ == "nsubj" and c.i == subject.i - 1), None)
+    return before, subject, head
 
 
 def _is_temporal_adjunct(ent: Any) -> bool:

@@ -169,3 +169,15 @@ def test_a_state_said_with_a_participle_is_a_value_like_an_adjective() -> None:
     assert judge(married, read_statement("Ravi is separated from Sunita."), 0.9).conflict
     # an act done by someone keeps its verb
     assert read_clause("Lena was hired by Stripe.").predicate == "hire"
+
+
+@pytest.mark.parametrize(
+    "text",  # the model reads the first noun as a subject of its own (or "spend" as a verb)
+    ["Our H1 spend so far is $31,000.", "Our travel spend this year is $9,000."],
+)
+def test_a_possessive_noun_phrase_names_one_slot(text: str) -> None:
+    from graphmem.beliefs.parse import read_clause
+
+    slot = read_clause(text).slot_nouns
+    assert len(slot) == 1 and next(iter(slot)).endswith(" spend")
+    assert not judge(read_statement("Our H1 budget is $80,000."), read_statement(text), 0.9).conflict
