@@ -168,6 +168,13 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
         return Verdict(False, "adds detail")
     if a.quantities and b.quantities and not a.numbers & b.numbers and (a.values == b.values or b.change):
         return Verdict(True, "a new number for the same quantity")
-    if {a.verb, b.verb} & MULTI_VALUED:
+    # values that differ only in a date say when, not what: a verb that takes several objects
+    # ("goes to Rome", "goes to Porto") holds one day ("goes out on Fridays"), but several things
+    # ("quarterly reviews") each have a date of their own
+    differing = a.values ^ b.values
+    when_only = bool(differing) and differing <= a.dates | b.dates
+    if when_only and a.plural and b.plural:
+        return Verdict(False, "several things, each on its own date")
+    if {a.verb, b.verb} & MULTI_VALUED and not when_only:
         return Verdict(False, "a slot with several values")
     return Verdict(True, "different value")

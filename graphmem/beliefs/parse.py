@@ -95,6 +95,8 @@ class Clause:
     mentions: frozenset[str] = frozenset()  # who or what the clause names anywhere (subject, objects)
     subject_nouns: frozenset[str] = frozenset()  # the nouns of the subject itself (not its possessor)
     statement: bool = True  # says how things are (not a request, a wish or thanks: "Take care!")
+    plural: bool = False  # the subject is a plural noun ("quarterly reviews")
+    dates: frozenset[str] = frozenset()  # the values that name a day or a month ("march", "friday")
 
 
 @lru_cache(maxsize=1)
@@ -438,6 +440,7 @@ def _read(text: str, speaker: str) -> Clause:
     if inverted is not None:  # the name is the value, the owned noun the slot
         value_tokens = [t for t in value_tokens if t != inverted[1]] + [inverted[0]]
     numbers = _numbers(text)
+    main = _main_subject(doc)
     return Clause(
         subject=subject,
         slot_nouns=frozenset(slot_nouns),
@@ -457,4 +460,6 @@ def _read(text: str, speaker: str) -> Clause:
         mentions=frozenset(_mentions(doc, speaker)),
         subject_nouns=frozenset(_subject_nouns(doc)),
         statement=_says_how_things_are(sentence_root),
+        plural=main is not None and main.tag_ in {"NNS", "NNPS"},
+        dates=frozenset(stem(_form(t)) for t in value_tokens if t.ent_type_ == "DATE" and t.pos_ == "PROPN"),
     )

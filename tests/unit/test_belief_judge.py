@@ -181,3 +181,10 @@ def test_a_possessive_noun_phrase_names_one_slot(text: str) -> None:
     slot = read_clause(text).slot_nouns
     assert len(slot) == 1 and next(iter(slot)).endswith(" spend")
     assert not judge(read_statement("Our H1 budget is $80,000."), read_statement(text), 0.9).conflict
+
+
+def test_a_new_day_for_one_thing_replaces_but_several_things_have_a_date_each() -> None:
+    digest = read_statement("The digest goes out on Tuesdays.")
+    assert judge(digest, read_statement("The digest goes out on Thursdays."), 0.92).conflict
+    meetings = read_statement("Board meetings fall on January 15.")
+    assert not judge(meetings, read_statement("Board meetings fall on July 15."), 0.94).conflict
