@@ -221,7 +221,7 @@ def _is_temporal_adjunct(ent: Any) -> bool:
     """A date that says when ("since May", "last year", "in January" on a verb), not what."""
     if ent.label_ != "DATE":
         return False
-    words = {t.text.lower() for t in ent}
+    words = _date_words(ent)
     heads = {t.head.text.lower() for t in ent if t.head not in ent}
     copular = ent.root.head.lemma_ == "be"
     return bool(words & TEMPORAL_ADJUNCT_WORDS or heads & {"since", "from", "until"}) or (
@@ -315,8 +315,17 @@ def _date_numbers(doc: Any) -> set[float]:
     return {n for e in doc.ents if e.label_ in {"DATE", "TIME"} for n in _numbers(e.text)}
 
 
+def _date_words(ent: Any) -> set[str]:
+    """The words of a date that say which time it is (its head and their modifiers, not a phrase
+    that hangs from them: "of the month"); "last" only where it means the one before ("last May"),
+    not the final one ("the last working day of the month")."""
+    words = {t.text.lower() for t in ent if t == ent.root or t.head == ent.root}  # not "of the month"
+    finals = {t.text.lower() for t in ent if t.i > 0 and t.doc[t.i - 1].lower_ == "the"}
+    return words - (finals & {"last"})
+
+
 def _past_date(ent: Any) -> bool:
-    words = {t.text.lower() for t in ent}
+    words = _date_words(ent)
     return ent.label_ == "DATE" and bool(words & PAST_DATE_WORDS or any(_YEAR.match(w) for w in words))
 
 

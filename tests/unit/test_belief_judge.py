@@ -188,3 +188,15 @@ def test_a_new_day_for_one_thing_replaces_but_several_things_have_a_date_each() 
     assert judge(digest, read_statement("The digest goes out on Thursdays."), 0.92).conflict
     meetings = read_statement("Board meetings fall on January 15.")
     assert not judge(meetings, read_statement("Board meetings fall on July 15."), 0.94).conflict
+
+
+def test_the_last_day_of_a_month_is_a_value_and_last_may_is_the_past() -> None:
+    from graphmem.beliefs.parse import read_clause
+
+    assert "day" in read_clause("Invoices go out on the last business day of the month.").values
+    assert judge(
+        read_statement("The invoice run happens on the 15th."),
+        read_statement("The invoice run happens on the last business day of the month."),
+        0.8,
+    ).conflict
+    assert read_clause("Ivo lived in Leeds last May.").past_only
