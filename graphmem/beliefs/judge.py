@@ -112,6 +112,16 @@ def _denies(a: Clause, b: Clause) -> bool:
     return other.values <= named and other.numbers <= negated.numbers
 
 
+def _affirms_denied_act(a: Clause, b: Clause) -> bool:
+    """Whether one clause denies what the other, about the same named subject, affirms: the same
+    verb with the same object ("The board won't renew the lease" / "The board voted and will renew
+    the lease"), however differently the rest is worded."""
+    negated, other = (a, b) if a.negated else (b, a)
+    if a.subject is None or a.subject != b.subject or negated.predicate is None:
+        return False
+    return negated.predicate in other.lemmas and bool(a.values & b.values)
+
+
 def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
     """Decide whether ``old`` and ``new`` cannot both hold (order-independent but for the
     announcements of ``new``: a change it announces, an addition it makes)."""
@@ -153,6 +163,8 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
         return Verdict(False, "about the past")
     if a.negated != b.negated and cosine >= NEGATION_COSINE and (a.values & b.values or _denies(a, b)):
         return Verdict(True, "negation")  # "We don't use Kubernetes" / "We adopted Kubernetes"
+    if a.negated != b.negated and _affirms_denied_act(a, b):
+        return Verdict(True, "negation of the same act")
     if not _same_slot(old, new, a, b, cosine):
         return Verdict(False, "different slots")
     same_object = a.values & b.values or a.predicate == b.predicate

@@ -10,6 +10,7 @@ are compared as Snowball stems, numbers as numbers ("30k" = "30,000"). Cached pe
 
 from __future__ import annotations
 
+import itertools
 import re
 import threading
 from dataclasses import dataclass
@@ -125,7 +126,9 @@ def _phrase(token: Any, speaker: str) -> str | None:
     words = [
         _form(t)
         for t in token.subtree
-        if (t.dep_ in {"compound", "amod", "nmod"} and t.head == token and t.ent_type_ not in {"DATE", "TIME"})
+        if (
+            t.dep_ in {"compound", "amod", "nmod"} and t.head == token and t.ent_type_ not in {"DATE", "TIME"}
+        )
         or t == token
     ]
     return " ".join(w for w in words if w not in FIRST_PERSON) or None
@@ -190,7 +193,9 @@ def _subject(doc: Any, speaker: str) -> tuple[str | None, set[str]]:
         attr, owner_token = inverted[1], next(c for c in inverted[1].children if c.dep_ == "poss")
         return _phrase(owner_token, speaker), {_phrase(attr, speaker) or attr.lemma_.lower()}
     modifier, subject, head = _misread_modifier(subject)
-    possessor = next((c for t in (modifier, subject) if t is not None for c in t.children if c.dep_ == "poss"), None)
+    possessor = next(
+        (c for t in (modifier, subject) if t is not None for c in t.children if c.dep_ == "poss"), None
+    )
     noun = _phrase(subject, speaker) or subject.lemma_.lower()
     if modifier is not None:
         noun = f"{_phrase(modifier, speaker) or _form(modifier)} {noun}"
@@ -402,7 +407,7 @@ def _joined(tokens: list[Any]) -> str:
     """Tokens as text with the sentence's own spacing: "I'm" stays one word (not "I 'm", read as a
     quote), and words that a left-out comma separated stay apart."""
     text = tokens[0].text
-    for before, token in zip(tokens, tokens[1:], strict=False):
+    for before, token in itertools.pairwise(tokens):
         text += (" " if before.whitespace_ or token.i != before.i + 1 else "") + token.text
     return text
 

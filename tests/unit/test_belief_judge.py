@@ -200,3 +200,15 @@ def test_the_last_day_of_a_month_is_a_value_and_last_may_is_the_past() -> None:
         0.8,
     ).conflict
     assert read_clause("Ivo lived in Leeds last May.").past_only
+
+
+def test_affirming_the_act_a_statement_denied_is_a_negation_however_worded() -> None:
+    denied = read_statement("The board decided not to renew the lease.")
+    assert judge(
+        denied, read_statement("The board met again and will renew the lease after all."), 0.45
+    ).conflict
+    # the same verb for another object, or another subject, is no answer to the denial
+    assert not judge(
+        denied, read_statement("The board met again and will renew the catering deal."), 0.45
+    ).conflict
+    assert not judge(denied, read_statement("The tenants will renew the lease."), 0.45).conflict
