@@ -77,6 +77,8 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
         return True
     if a.predicate and b.predicate and not (a.change or b.change):
         return False  # "works as a hydrologist" and "cycles to work": two things the subject does
+    if _changes_the_subject_of(a, b) or _changes_the_subject_of(b, a):
+        return True
     if old.families & new.families:
         return True
     if old.families and new.families:
@@ -86,6 +88,14 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
     if a.change and b.change:
         return cosine >= BOTH_CHANGED_SLOT_COSINE  # two steps of one thing that keeps changing
     return cosine >= (CHANGED_SLOT_COSINE if a.change or b.change else SAME_SLOT_COSINE)
+
+
+def _changes_the_subject_of(changed: Clause, other: Clause) -> bool:
+    """Whether ``changed`` announces, with a verb of its own, a change done to what ``other`` is
+    about ("Postponed the audit to May 9" changes what "The audit is on April 2" says of the audit)."""
+    if not (changed.change and changed.predicate and other.subject) or other.subject == changed.subject:
+        return False
+    return other.subject in changed.mentions
 
 
 def _slot_is_value(named: Clause, other: Clause) -> bool:
