@@ -215,6 +215,6 @@ def test_affirming_the_act_a_statement_denied_is_a_negation_however_worded() -> 
 
 
 def test_a_change_done_to_what_another_statement_is_about_updates_it() -> None:
-    booked = read_statement("The audit is scheduled for April 2.")
-    assert judge(booked, read_statement("Postponed the audit to May 9."), 0.6).conflict
-    assert judge(read_statement("Postponed the audit to May 9."), booked, 0.6).conflict  # told out of order
+    booked = read_statement("The audit is booked for April 2.")
+    assert judge(booked, read_statement("Moved the audit to May 9."), 0.6).conflict
+    assert judge(read_statement("Moved the audit to May 9."), booked, 0.6).conflict  # told out of order
