@@ -425,7 +425,30 @@ def _parse(text: str) -> Any:
 
 def read_clause(text: str, speaker: str | None = None) -> Clause:
     """The clause reading of ``text``; 'I' is ``speaker`` (else 'user')."""
-    return _read(text, (speaker or "user").lower())
+    return _read(_with_diary_subject(text), (speaker or "user").lower())
+
+
+def _with_diary_subject(text: str) -> str:
+    """A diary note with its first person put back ("Joined Stripe in May." -> "I joined Stripe
+    in May.", "Using Vim now." -> "I'm using Vim now."): English drops the "I" of a note about
+    oneself, and the small model then misreads the capitalised verb as a name. The restored reading
+    is kept only when the parser takes "I" as the subject of a past or progressive main verb, so a
+    request ("Take care!") or a fragment ("Standup at 9.") stays as it was."""
+    doc = _parse(text)
+    if _key(text) or any(t.dep_ in {"nsubj", "nsubjpass", "expl", "csubj"} for t in doc):
+        return text
+    lowered = text[:1].lower() + text[1:]
+    for prefix, tags in (("I ", {"VBD", "VBN"}), ("I'm ", {"VBG", "VBN"})):
+        candidate = prefix + lowered
+        restored = _parse(candidate)
+        root = next((t for t in restored if t.dep_ == "ROOT"), None)
+        if (
+            root is not None
+            and root.tag_ in tags
+            and any(c.dep_ in {"nsubj", "nsubjpass"} and c.i == 0 for c in root.children)
+        ):
+            return candidate
+    return text
 
 
 @lru_cache(maxsize=8192)

@@ -218,3 +218,12 @@ def test_a_change_done_to_what_another_statement_is_about_updates_it() -> None:
     booked = read_statement("The audit is booked for April 2.")
     assert judge(booked, read_statement("Moved the audit to May 9."), 0.6).conflict
     assert judge(read_statement("Moved the audit to May 9."), booked, 0.6).conflict  # told out of order
+
+
+def test_a_diary_note_is_read_with_its_first_person_put_back() -> None:
+    from graphmem.beliefs.parse import read_clause
+
+    joined = read_clause("Joined Monzo in June.", "ida")  # the model reads "Joined" as a name
+    assert (joined.subject, joined.predicate, joined.change) == ("ida", "join", True)
+    assert read_clause("Using Helix now.", "ida").subject == "ida"
+    assert not read_clause("Take care!", "ida").statement  # a request stays a request
