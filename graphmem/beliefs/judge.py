@@ -79,6 +79,8 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
         return False  # "works as a hydrologist" and "cycles to work": two things the subject does
     if _changes_the_subject_of(a, b) or _changes_the_subject_of(b, a):
         return True
+    if a.decided and b.decided and a.subject and a.subject == b.subject and a.names & b.names:
+        return True  # two decisions of one subject about one named thing: the later one stands
     if old.families & new.families:
         return True
     if old.families and new.families:

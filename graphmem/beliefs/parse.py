@@ -98,6 +98,8 @@ class Clause:
     statement: bool = True  # says how things are (not a request, a wish or thanks: "Take care!")
     plural: bool = False  # the subject is a plural noun ("quarterly reviews")
     dates: frozenset[str] = frozenset()  # the values that name a day or a month ("march", "friday")
+    decided: bool = False  # framed as a decision ("the team decided to ...", "we chose ...")
+    names: frozenset[str] = frozenset()  # the proper names it mentions anywhere, lower case
 
 
 @lru_cache(maxsize=1)
@@ -497,6 +499,8 @@ def _read(text: str, speaker: str) -> Clause:
         mentions=frozenset(_mentions(doc, speaker)),
         subject_nouns=frozenset(_subject_nouns(doc)),
         statement=_says_how_things_are(sentence_root),
+        decided=sentence_root is not None and sentence_root.lemma_ in FRAMING_VERBS,
+        names=frozenset(t.text.lower() for t in doc if t.pos_ == "PROPN"),
         plural=main is not None and main.tag_ in {"NNS", "NNPS"},
         dates=frozenset(stem(_form(t)) for t in value_tokens if t.ent_type_ == "DATE" and t.pos_ == "PROPN"),
     )

@@ -227,3 +227,9 @@ def test_a_diary_note_is_read_with_its_first_person_put_back() -> None:
     assert (joined.subject, joined.predicate, joined.change) == ("ida", "join", True)
     assert read_clause("Using Helix now.", "ida").subject == "ida"
     assert not read_clause("Take care!", "ida").statement  # a request stays a request
+
+
+def test_a_later_decision_about_the_same_named_thing_replaces_the_earlier() -> None:
+    first = read_statement("The board decided to keep the Acme warehouse.")
+    assert judge(first, read_statement("The board decided to sell Acme's building to a developer."), 0.6).conflict
+    assert not judge(first, read_statement("The board decided to open an office in Lisbon."), 0.6).conflict
