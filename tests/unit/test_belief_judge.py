@@ -231,5 +231,6 @@ def test_a_diary_note_is_read_with_its_first_person_put_back() -> None:
 
 def test_a_later_decision_about_the_same_named_thing_replaces_the_earlier() -> None:
     first = read_statement("The board decided to keep the Acme warehouse.")
-    assert judge(first, read_statement("The board decided to sell Acme's building to a developer."), 0.6).conflict
+    sell = read_statement("The board decided to sell Acme's building to a developer.")
+    assert judge(first, sell, 0.6).conflict
     assert not judge(first, read_statement("The board decided to open an office in Lisbon."), 0.6).conflict
