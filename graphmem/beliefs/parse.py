@@ -17,6 +17,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from graphmem.beliefs.subjects import (
+    inverted_copula,
+    main_subject,
+    mentions,
+    subject_nouns,
+    subject_of,
+    word_form,
+)
 from graphmem.language import load_english
 from graphmem.stemming import stem
 
@@ -27,8 +35,6 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-FIRST_PERSON = _words("i me my mine myself")
-PRONOUNS = _words("we us our they them their he him his she her it its you your this that there")
 HEDGE_MODALS = _words("might may could would should")
 HEDGE_WORDS = _words(
     "maybe perhaps possibly probably consider considering thinking plan planning hope hoping want "
@@ -107,123 +113,6 @@ def _nlp() -> Any:
     return load_english("the belief check")
 
 
-def _form(token: Any) -> str:
-    """A word's dictionary form, lower case. A noun modifying another noun keeps its written form:
-    English does not inflect it for number ("data engineer", "sales team"), and the tagger reads
-    some of them as plurals in one sentence and not in another ("data" -> "datum"). A full stop the
-    tokenizer left on the last word ("AoE.") is not part of it."""
-    word = token.text if token.dep_ == "compound" and token.pos_ == "NOUN" else token.lemma_
-    word = word.lower()
-    return word.rstrip(".") if len(word) > 2 and word[-2:-1].isalpha() else word
-
-
-def _phrase(token: Any, speaker: str) -> str | None:
-    """A subject or possessor as a key: the speaker for 'I', a name, or a noun with its compounds."""
-    text = token.text.lower()
-    if text in FIRST_PERSON:
-        return speaker
-    if text in PRONOUNS or token.pos_ == "PRON":
-        return None
-    # a date before a noun says when, not which thing: "the May 3 dinner" is the dinner on May 3
-    words = [
-        _form(t)
-        for t in token.subtree
-        if (
-            t.dep_ in {"compound", "amod", "nmod"} and t.head == token and t.ent_type_ not in {"DATE", "TIME"}
-        )
-        or t == token
-    ]
-    return " ".join(w for w in words if w not in FIRST_PERSON) or None
-
-
-def _main_subject(doc: Any, deps: frozenset[str] | set[str] = frozenset({"nsubj", "nsubjpass"})) -> Any:
-    """The subject of the sentence's main verb; the first subject when the main verb has none.
-    The small model sometimes reads a noun modifier as a subject of its own ("The team offsite is
-    on May 20": "team" the subject of "offsite"), so the first subject is not always the clause's."""
-    subjects = [t for t in doc if t.dep_ in deps]
-    return next((t for t in subjects if t.head.dep_ == "ROOT"), subjects[0] if subjects else None)
-
-
-def _subject_nouns(doc: Any) -> set[str]:
-    """The nouns naming the grammatical subject itself, without its possessor or adjectives
-    ("Ana's sertraline dose" -> sertraline, dose; "Mei's favourite food" -> food)."""
-    subject = _main_subject(doc)
-    if subject is None:
-        return set()
-    return {
-        _form(t)
-        for t in subject.subtree
-        if t.pos_ in {"NOUN", "PROPN"} and (t == subject or (t.dep_ == "compound" and t.head == subject))
-    }
-
-
-def _inverted(doc: Any) -> tuple[Any, Any] | None:
-    """(name, owned noun) of a copula that names who fills someone's slot ("Nate is my manager")."""
-    subject = _main_subject(doc, {"nsubj"})
-    if subject is None or subject.pos_ != "PROPN" or subject.head.lemma_ != "be":
-        return None
-    attr = next((c for c in subject.head.children if c.dep_ == "attr"), None)
-    if attr is None or not any(c.dep_ == "poss" for c in attr.children):
-        return None
-    return subject, attr
-
-
-def _subject(doc: Any, speaker: str) -> tuple[str | None, set[str]]:
-    """(subject key, slot nouns) of the first clause's subject."""
-    subject = _main_subject(doc)
-    root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    if subject is None and root is not None and root.pos_ in {"VERB", "AUX"}:
-        # the small model sometimes misses a rare name as subject, or reads it as an adjective
-        # ("Lucía lives in Seville")
-        subject = next(
-            (
-                t
-                for t in doc[: root.i]
-                if t.head == root and (t.pos_ in {"PROPN", "NOUN"} or (t.is_title and t.pos_ in {"ADJ", "X"}))
-            ),
-            None,
-        )
-        owned = [t for t in doc[subject.i + 1 : root.i] if t.pos_ in {"NOUN", "PROPN"}] if subject else []
-        if subject is not None and subject.dep_ == "poss" and owned:  # "Chloe's ex lives" misread
-            owner = _phrase(subject, speaker)
-            return f"{owner}'s {' '.join(_form(t) for t in owned)}", set()
-    if subject is None:
-        return None, set()
-    inverted = _inverted(doc)
-    if inverted is not None:
-        # "Nate is my manager" says what "my manager is Nate" says: the slot is the owner's manager
-        attr, owner_token = inverted[1], next(c for c in inverted[1].children if c.dep_ == "poss")
-        return _phrase(owner_token, speaker), {_phrase(attr, speaker) or attr.lemma_.lower()}
-    modifier, subject, head = _misread_modifier(subject)
-    possessor = next(
-        (c for t in (modifier, subject) if t is not None for c in t.children if c.dep_ == "poss"), None
-    )
-    noun = _phrase(subject, speaker) or subject.lemma_.lower()
-    if modifier is not None:
-        noun = f"{_phrase(modifier, speaker) or _form(modifier)} {noun}"
-    if possessor is None:
-        return noun if modifier is not None else _phrase(subject, speaker), set()
-    owner = _phrase(possessor, speaker)
-    named_value = any(
-        c.dep_ in {"attr", "acomp"} and (c.pos_ in {"PROPN", "NUM"} or c.ent_type_) for c in head.children
-    )
-    if head.lemma_ == "be" and named_value:  # "Bob's manager is Alice": Bob's manager slot holds Alice
-        return owner, {noun}
-    return (f"{owner}'s {noun}" if owner else noun), set()  # "Bob's sister lives in Rome"
-
-
-def _misread_modifier(subject: Any) -> tuple[Any, Any, Any]:
-    """(modifier, noun, the noun's head) of a subject whose first noun the model read as a subject
-    of its own: "Our Q3 spend is ..." ("Q3" the subject of a verb "spend": a possessive only ever
-    opens a noun phrase) or "Our travel spend is ..." ("travel" the subject of "spend"). The
-    modifier is None when the parse has none of these."""
-    head = subject.head
-    if head.dep_ == "csubj" and head.i == subject.i + 1:
-        return subject, head, head.head
-    before = next((c for c in subject.children if c.dep_ == "nsubj" and c.i == subject.i - 1), None)
-    return before, subject, head
-
-
 def _is_temporal_adjunct(ent: Any) -> bool:
     """A date that says when ("since May", "last year", "in January" on a verb), not what."""
     if ent.label_ != "DATE":
@@ -258,7 +147,7 @@ def _value_tokens(doc: Any, subject: str | None) -> list[Any]:
         stop = t.is_stop and t.pos_ != "PROPN"
         if t.i in adjunct or stop or t.like_num or t.dep_ in {"nsubj", "nsubjpass", "poss", "ROOT"}:
             continue
-        if _form(t) in subject_words or t.pos_ not in CONTENT_POS:
+        if word_form(t) in subject_words or t.pos_ not in CONTENT_POS:
             continue
         if t.pos_ == "PROPN" or t.ent_type_ or t.dep_ in VALUE_DEPS:
             found.append(t)
@@ -317,6 +206,11 @@ def _says_how_things_are(root: Any) -> bool:
     return not (root.tag_ == "VB" and not any(c.dep_ in subjects for c in root.children))
 
 
+def _names_a_day(token: Any) -> bool:
+    """A day or a month by name ("Fridays", "March"), not a unit of time ("per day")."""
+    return bool(token.ent_type_ == "DATE" and token.pos_ == "PROPN")
+
+
 def _date_numbers(doc: Any) -> set[float]:
     """The numbers inside dates and times of day ("on 3 March", "at 9:30")."""
     return {n for e in doc.ents if e.label_ in {"DATE", "TIME"} for n in _numbers(e.text)}
@@ -362,17 +256,6 @@ def _negated(doc: Any, root: Any, words: set[str], lower: str) -> bool:
     return bool(words & CLAUSE_NEGATIONS) or ended or "no longer" in lower
 
 
-def _mentions(doc: Any, speaker: str) -> set[str]:
-    """The phrases of every noun or pronoun the clause names (subjects, objects, possessors)."""
-    found = set()
-    for t in doc:
-        if t.pos_ in {"NOUN", "PROPN", "PRON"} and t.dep_ not in {"compound", "amod"}:
-            phrase = _phrase(t, speaker)
-            if phrase:
-                found.add(phrase)
-    return found
-
-
 def clause_texts(text: str) -> list[str]:
     """The clauses of a sentence that each have a subject of their own, in order ("Nate left, so
     Olivia is my manager now" -> "Nate left", "so Olivia is my manager now"); one when it has one."""
@@ -408,7 +291,7 @@ def clause_texts(text: str) -> list[str]:
 def _joined(tokens: list[Any]) -> str:
     """Tokens as text with the sentence's own spacing: "I'm" stays one word (not "I 'm", read as a
     quote), and words that a left-out comma separated stay apart."""
-    text = tokens[0].text
+    text = str(tokens[0].text)
     for before, token in itertools.pairwise(tokens):
         text += (" " if before.whitespace_ or token.i != before.i + 1 else "") + token.text
     return text
@@ -456,9 +339,9 @@ def _with_diary_subject(text: str) -> str:
 @lru_cache(maxsize=8192)
 def _read(text: str, speaker: str) -> Clause:
     doc = _parse(text)
-    subject, slot_nouns = _subject(doc, speaker)
+    subject, slot_nouns = subject_of(doc, speaker)
     lower = text.lower()
-    lemmas = {t.lemma_.lower() for t in doc} | {_form(t) for t in doc}
+    lemmas = {t.lemma_.lower() for t in doc} | {word_form(t) for t in doc}
     words = {t.text.lower() for t in doc}
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     hedged = any(t.dep_ == "aux" and t.text.lower() in HEDGE_MODALS for t in doc) or any(
@@ -475,17 +358,17 @@ def _read(text: str, speaker: str) -> Clause:
         verb, value_tokens = state.lemma_.lower(), [*value_tokens, root]
     elif verb is not None and verb not in LIGHT_VERBS:
         predicate = verb
-    inverted = _inverted(doc)
+    inverted = inverted_copula(doc)
     if inverted is not None:  # the name is the value, the owned noun the slot
         value_tokens = [t for t in value_tokens if t != inverted[1]] + [inverted[0]]
     numbers = _numbers(text)
-    main = _main_subject(doc)
+    main = main_subject(doc)
     return Clause(
         subject=subject,
         slot_nouns=frozenset(slot_nouns),
         predicate=predicate,
         verb=verb,
-        values=frozenset(stem(_form(t)) for t in value_tokens),
+        values=frozenset(stem(word_form(t)) for t in value_tokens),
         numbers=frozenset(numbers),
         quantities=frozenset(numbers - _date_numbers(doc)),
         key=_key(text),
@@ -496,11 +379,13 @@ def _read(text: str, speaker: str) -> Clause:
         replaces=bool(lemmas & REPLACING_LEMMAS),
         negated=_negated(doc, root, words, lower),
         lemmas=frozenset(lemmas),
-        mentions=frozenset(_mentions(doc, speaker)),
-        subject_nouns=frozenset(_subject_nouns(doc)),
+        mentions=frozenset(mentions(doc, speaker)),
+        subject_nouns=frozenset(subject_nouns(doc)),
         statement=_says_how_things_are(sentence_root),
         decided=sentence_root is not None and sentence_root.lemma_ in FRAMING_VERBS,
         names=frozenset(t.text.lower() for t in doc if t.pos_ == "PROPN"),
         plural=main is not None and main.tag_ in {"NNS", "NNPS"},
-        dates=frozenset(stem(_form(t)) for t in value_tokens if t.ent_type_ == "DATE" and t.pos_ == "PROPN"),
+        dates=frozenset(
+            stem(word_form(t)) for t in value_tokens if t.ent_type_ == "DATE" and t.pos_ == "PROPN"
+        ),
     )
