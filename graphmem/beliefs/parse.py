@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -309,8 +309,13 @@ def _parse(text: str) -> Any:
 
 
 def read_clause(text: str, speaker: str | None = None) -> Clause:
-    """The clause reading of ``text``; 'I' is ``speaker`` (else 'user')."""
-    return _read(_with_diary_subject(text), (speaker or "user").lower())
+    """The clause reading of ``text``; 'I' is ``speaker`` (else 'user'). A diary note's dropped
+    first person is put back, and stays unknown when no speaker is named: whoever wrote it."""
+    restored = _with_diary_subject(text)
+    clause = _read(restored, (speaker or "user").lower())
+    if restored != text and not speaker:
+        return replace(clause, subject=None)
+    return clause
 
 
 def _with_diary_subject(text: str) -> str:

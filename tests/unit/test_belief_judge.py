@@ -234,3 +234,11 @@ def test_a_later_decision_about_the_same_named_thing_replaces_the_earlier() -> N
     sell = read_statement("The board decided to sell Acme's building to a developer.")
     assert judge(first, sell, 0.6).conflict
     assert not judge(first, read_statement("The board decided to open an office in Lisbon."), 0.6).conflict
+
+
+def test_a_diary_note_with_no_speaker_named_is_about_whoever_wrote_it() -> None:
+    from graphmem.beliefs.parse import read_clause
+
+    assert read_clause("Now based in Porto.").subject is None
+    lived = read_statement("I live in Braga.", speaker="Rui")
+    assert judge(lived, read_statement("Now based in Porto."), 0.45).conflict
