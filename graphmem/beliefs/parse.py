@@ -311,11 +311,35 @@ def _parse(text: str) -> Any:
 def read_clause(text: str, speaker: str | None = None) -> Clause:
     """The clause reading of ``text``; 'I' is ``speaker`` (else 'user'). A diary note's dropped
     first person is put back, and stays unknown when no speaker is named: whoever wrote it."""
+    named = _named_subject(text)
+    if named is not None:
+        name, with_pronoun = named
+        clause = _read(with_pronoun, (speaker or "user").lower())
+        return replace(clause, subject=name, mentions=clause.mentions | {name}, subject_nouns=frozenset({name}))
     restored = _with_diary_subject(text)
     clause = _read(restored, (speaker or "user").lower())
     if restored != text and not speaker:
         return replace(clause, subject=None)
     return clause
+
+
+def _named_subject(text: str) -> tuple[str, str] | None:
+    """(name, text with a pronoun for it) of a statement whose verb the model read as a plural noun
+    after a name ("Sanne cycles to work": "Sanne" a modifier of the noun "cycles"): with "She" in
+    place of the name the verb is read as a verb. None when the parse has a subject already, or
+    the pronoun does not make the word after the name a verb in the present tense."""
+    doc = _parse(text)
+    if any(t.dep_ in {"nsubj", "nsubjpass", "expl", "csubj"} for t in doc):
+        return None
+    end = next((t.i for t in doc if not (t.is_title and t.pos_ in {"PROPN", "NOUN", "ADJ", "X"})), 0)
+    if end == 0 or end >= len(doc) or not doc[end].lower_.endswith("s") or doc[end].lower_ == "'s":
+        return None
+    with_pronoun = "She " + text[doc[end].idx :]
+    restored = _parse(with_pronoun)
+    root = next((t for t in restored if t.dep_ == "ROOT"), None)
+    if root is None or root.i != 1 or root.tag_ != "VBZ" or restored[0].dep_ != "nsubj":
+        return None
+    return " ".join(word_form(t) for t in doc[:end]), with_pronoun
 
 
 def _with_diary_subject(text: str) -> str:

@@ -242,3 +242,13 @@ def test_a_diary_note_with_no_speaker_named_is_about_whoever_wrote_it() -> None:
     assert read_clause("Now based in Porto.").subject is None
     lived = read_statement("I live in Braga.", speaker="Rui")
     assert judge(lived, read_statement("Now based in Porto."), 0.45).conflict
+
+
+def test_a_verb_the_model_reads_as_a_plural_noun_after_a_name_is_a_verb() -> None:
+    from graphmem.beliefs.parse import read_clause
+
+    mentors = read_clause("Tomasz mentors three students this term.")
+    assert (mentors.subject, mentors.predicate) == ("tomasz", "mentor")
+    assert read_clause("Femke cycles to the office.").subject == "femke"
+    job = read_statement("Femke works as a radiographer at St Olav's.")
+    assert not judge(job, read_statement("Femke cycles to work every day."), 0.48).conflict
