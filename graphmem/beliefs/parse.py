@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import itertools
 import re
-import threading
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
+from graphmem.beliefs.restore import named_subject, parse_doc, with_diary_subject
 from graphmem.beliefs.subjects import (
     inverted_copula,
     main_subject,
@@ -25,10 +25,7 @@ from graphmem.beliefs.subjects import (
     subject_of,
     word_form,
 )
-from graphmem.language import load_english
 from graphmem.stemming import stem
-
-_lock = threading.Lock()
 
 
 def _words(text: str) -> frozenset[str]:
@@ -106,11 +103,6 @@ class Clause:
     dates: frozenset[str] = frozenset()  # the values that name a day or a month ("march", "friday")
     decided: bool = False  # framed as a decision ("the team decided to ...", "we chose ...")
     names: frozenset[str] = frozenset()  # the proper names it mentions anywhere, lower case
-
-
-@lru_cache(maxsize=1)
-def _nlp() -> Any:
-    return load_english("the belief check")
 
 
 def _is_temporal_adjunct(ent: Any) -> bool:
@@ -259,7 +251,7 @@ def _negated(doc: Any, root: Any, words: set[str], lower: str) -> bool:
 def clause_texts(text: str) -> list[str]:
     """The clauses of a sentence that each have a subject of their own, in order ("Nate left, so
     Olivia is my manager now" -> "Nate left", "so Olivia is my manager now"); one when it has one."""
-    doc = _parse(text)
+    doc = parse_doc(text)
     heads = [
         t
         for t in doc
@@ -299,75 +291,29 @@ def _joined(tokens: list[Any]) -> str:
 
 def sentence_count(text: str) -> int:
     """How many sentences the parser finds ("Dr. Singh" does not end one)."""
-    return sum(1 for _ in _parse(text).sents)
-
-
-@lru_cache(maxsize=4096)
-def _parse(text: str) -> Any:
-    with _lock:
-        return _nlp()(text)
+    return sum(1 for _ in parse_doc(text).sents)
 
 
 def read_clause(text: str, speaker: str | None = None) -> Clause:
     """The clause reading of ``text``; 'I' is ``speaker`` (else 'user'). A diary note's dropped
     first person is put back, and stays unknown when no speaker is named: whoever wrote it."""
-    named = _named_subject(text)
+    named = named_subject(text)
     if named is not None:
         name, with_pronoun = named
         clause = _read(with_pronoun, (speaker or "user").lower())
-        return replace(clause, subject=name, mentions=clause.mentions | {name}, subject_nouns=frozenset({name}))
-    restored = _with_diary_subject(text)
+        return replace(
+            clause, subject=name, mentions=clause.mentions | {name}, subject_nouns=frozenset({name})
+        )
+    restored = with_diary_subject(text, note=_key(text) is not None)
     clause = _read(restored, (speaker or "user").lower())
     if restored != text and not speaker:
         return replace(clause, subject=None)
     return clause
 
 
-def _named_subject(text: str) -> tuple[str, str] | None:
-    """(name, text with a pronoun for it) of a statement whose verb the model read as a plural noun
-    after a name ("Sanne cycles to work": "Sanne" a modifier of the noun "cycles"): with "She" in
-    place of the name the verb is read as a verb. None when the parse has a subject already, or
-    the pronoun does not make the word after the name a verb in the present tense."""
-    doc = _parse(text)
-    if any(t.dep_ in {"nsubj", "nsubjpass", "expl", "csubj"} for t in doc):
-        return None
-    end = next((t.i for t in doc if not (t.is_title and t.pos_ in {"PROPN", "NOUN", "ADJ", "X"})), 0)
-    if end == 0 or end >= len(doc) or not doc[end].lower_.endswith("s") or doc[end].lower_ == "'s":
-        return None
-    with_pronoun = "She " + text[doc[end].idx :]
-    restored = _parse(with_pronoun)
-    root = next((t for t in restored if t.dep_ == "ROOT"), None)
-    if root is None or root.i != 1 or root.tag_ != "VBZ" or restored[0].dep_ != "nsubj":
-        return None
-    return " ".join(word_form(t) for t in doc[:end]), with_pronoun
-
-
-def _with_diary_subject(text: str) -> str:
-    """A diary note with its first person put back ("Joined Stripe in May." -> "I joined Stripe
-    in May.", "Using Vim now." -> "I'm using Vim now."): English drops the "I" of a note about
-    oneself, and the small model then misreads the capitalised verb as a name. The restored reading
-    is kept only when the parser takes "I" as the subject of a past or progressive main verb, so a
-    request ("Take care!") or a fragment ("Standup at 9.") stays as it was."""
-    doc = _parse(text)
-    if _key(text) or any(t.dep_ in {"nsubj", "nsubjpass", "expl", "csubj"} for t in doc):
-        return text
-    lowered = text[:1].lower() + text[1:]
-    for prefix, tags in (("I ", {"VBD", "VBN"}), ("I'm ", {"VBG", "VBN"})):
-        candidate = prefix + lowered
-        restored = _parse(candidate)
-        root = next((t for t in restored if t.dep_ == "ROOT"), None)
-        if (
-            root is not None
-            and root.tag_ in tags
-            and any(c.dep_ in {"nsubj", "nsubjpass"} and c.i == 0 for c in root.children)
-        ):
-            return candidate
-    return text
-
-
 @lru_cache(maxsize=8192)
 def _read(text: str, speaker: str) -> Clause:
-    doc = _parse(text)
+    doc = parse_doc(text)
     subject, slot_nouns = subject_of(doc, speaker)
     lower = text.lower()
     lemmas = {t.lemma_.lower() for t in doc} | {word_form(t) for t in doc}
