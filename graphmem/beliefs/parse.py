@@ -69,7 +69,7 @@ VALUE_DEPS = _words("attr acomp dobj pobj oprd compound amod nummod npadvmod app
 # A note written as "key: value" ("Marco's diet: vegetarian", "Tara — medication: losartan").
 _KEY_VALUE = re.compile(r"^\s*([^:]{1,60}?)\s*:\s*(\S.*?)\s*[.!]?\s*$")
 ENDING_LEMMAS = _words("stop quit cancel end abandon drop scrap ditch")
-_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:[:.]\d+)?\s*(?:[km]|st|nd|rd|th)?\b", re.IGNORECASE)
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:[:.]\d+)?\s*(?:am|pm|[km]|st|nd|rd|th)?\b", re.IGNORECASE)
 # Dependencies of a verb that heads a clause of its own beside the main one ("Nate left, so ...").
 CLAUSE_DEPS = _words("ROOT conj ccomp parataxis")
 # Negation words that deny a whole clause wherever they stand ("no pets", "never again"); "not" and
@@ -121,6 +121,11 @@ def _numbers(text: str) -> set[float]:
     found = set()
     for raw in _NUMBER.findall(text):
         token = raw.strip().lower().replace(",", "")
+        if token.endswith(("am", "pm")):  # a time of day on the 24-hour clock: "3pm" is 15
+            hour = _numbers(token[:-2]).pop() if _numbers(token[:-2]) else None
+            if hour is not None:
+                found.add(hour % 12 + (12 if token.endswith("pm") else 0))
+            continue
         scale = 1000.0 if token.endswith("k") else 1e6 if token.endswith("m") else 1.0
         token = re.sub(r"(st|nd|rd|th)$", "", token).rstrip("km").strip().replace(":", ".")
         try:

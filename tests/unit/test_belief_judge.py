@@ -252,3 +252,11 @@ def test_a_verb_the_model_reads_as_a_plural_noun_after_a_name_is_a_verb() -> Non
     assert read_clause("Femke cycles to the office.").subject == "femke"
     job = read_statement("Femke works as a radiographer at St Olav's.")
     assert not judge(job, read_statement("Femke cycles to work every day."), 0.48).conflict
+
+
+def test_a_time_of_day_with_am_or_pm_is_a_number_on_the_24_hour_clock() -> None:
+    from graphmem.beliefs.parse import read_clause
+
+    assert read_clause("Office hours end at 5pm.").numbers == frozenset({17.0})
+    booked = read_statement("The weekly sync is at 8am.")
+    assert judge(booked, read_statement("The weekly sync moved to 11am."), 0.84).conflict
