@@ -209,8 +209,14 @@ def _names_a_day(token: Any) -> bool:
 
 
 def _date_numbers(doc: Any) -> set[float]:
-    """The numbers inside dates and times of day ("on 3 March", "at 9:30")."""
-    return {n for e in doc.ents if e.label_ in {"DATE", "TIME"} for n in _numbers(e.text)}
+    """The numbers inside dates and times of day ("on 3 March", "at 9:30"), but not a number that
+    counts a noun outside the date ("1350 dollars": the model reads a four-digit number as a year)."""
+    found = set()
+    for e in doc.ents:
+        if e.label_ in {"DATE", "TIME"}:
+            counting = {t.i for t in e if t.dep_ == "nummod" and t.head not in e and t.head.pos_ == "NOUN"}
+            found |= _numbers(" ".join(t.text for t in e if t.i not in counting))
+    return found
 
 
 def _date_words(ent: Any) -> set[str]:

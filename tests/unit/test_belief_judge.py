@@ -260,3 +260,10 @@ def test_a_time_of_day_with_am_or_pm_is_a_number_on_the_24_hour_clock() -> None:
     assert read_clause("Office hours end at 5pm.").numbers == frozenset({17.0})
     booked = read_statement("The weekly sync is at 8am.")
     assert judge(booked, read_statement("The weekly sync moved to 11am."), 0.84).conflict
+
+
+def test_a_four_digit_amount_of_something_is_a_quantity_not_a_year() -> None:
+    from graphmem.beliefs.parse import read_clause
+
+    assert 1450.0 in read_clause("My mortgage went up to 1450 euros a month.").quantities
+    assert not read_clause("I moved to Graz in 2019.").quantities
