@@ -199,6 +199,8 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
     when_only = bool(differing) and differing <= a.dates | b.dates
     if when_only and a.plural and b.plural:
         return Verdict(False, "several things, each on its own date")
+    if a.event and b.event and a.verb == b.verb and not (a.change or b.change):
+        return Verdict(False, "two acts told in the past")  # "took the kids to the museum" / "to the beach"
     if {a.verb, b.verb} & MULTI_VALUED and not when_only:
         return Verdict(False, "a slot with several values")
     return Verdict(True, "different value")

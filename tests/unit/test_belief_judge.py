@@ -267,3 +267,10 @@ def test_a_four_digit_amount_of_something_is_a_quantity_not_a_year() -> None:
 
     assert 1450.0 in read_clause("My mortgage went up to 1450 euros a month.").quantities
     assert not read_clause("I moved to Graz in 2019.").quantities
+
+
+def test_two_acts_told_in_the_simple_past_both_happened() -> None:
+    zoo = read_statement("Priya took her nephews to the zoo.")
+    assert not judge(zoo, read_statement("Priya took her nephews to the aquarium."), 0.8).conflict
+    # a change told in the past still replaces
+    assert judge(read_statement("Priya lives in Pune."), read_statement("Priya moved to Goa."), 0.6).conflict
