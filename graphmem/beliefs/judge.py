@@ -79,6 +79,8 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
         return False  # "works as a hydrologist" and "cycles to work": two things the subject does
     if _changes_the_subject_of(a, b) or _changes_the_subject_of(b, a):
         return True
+    if _redoes(a, b) or _redoes(b, a):
+        return True
     if a.decided and b.decided and a.subject and a.subject == b.subject and a.names & b.names:
         return True  # two decisions of one subject about one named thing: the later one stands
     if old.families & new.families:
@@ -98,6 +100,12 @@ def _changes_the_subject_of(changed: Clause, other: Clause) -> bool:
     if not (changed.change and changed.predicate and other.subject) or other.subject == changed.subject:
         return False
     return other.subject in changed.mentions
+
+
+def _redoes(again: Clause, other: Clause) -> bool:
+    """Whether ``again`` does anew what ``other`` says was done: its verb is the other's with the
+    prefix "re-" ("was rewritten in Go" / "is written in Python", "rebuilt" / "built")."""
+    return any(v.startswith("re") and len(v) > 4 and v[2:] in other.verbs for v in again.verbs)
 
 
 def _slot_is_value(named: Clause, other: Clause) -> bool:

@@ -104,6 +104,7 @@ class Clause:
     decided: bool = False  # framed as a decision ("the team decided to ...", "we chose ...")
     names: frozenset[str] = frozenset()  # the proper names it mentions anywhere, lower case
     event: bool = False  # an act told in the simple past ("took the kids to the museum"), not a state
+    verbs: frozenset[str] = frozenset()  # the lemmas of its verbs and participles
 
 
 def _is_temporal_adjunct(ent: Any) -> bool:
@@ -371,6 +372,7 @@ def _read(text: str, speaker: str) -> Clause:
         statement=_says_how_things_are(sentence_root),
         decided=sentence_root is not None and sentence_root.lemma_ in FRAMING_VERBS,
         names=frozenset(t.text.lower() for t in doc if t.pos_ == "PROPN"),
+        verbs=frozenset(t.lemma_.lower() for t in doc if t.pos_ == "VERB"),
         event=root is not None and root.tag_ == "VBD" and state is None and verb not in {"be", "have"},
         plural=main is not None and main.tag_ in {"NNS", "NNPS"},
         dates=frozenset(

@@ -274,3 +274,10 @@ def test_two_acts_told_in_the_simple_past_both_happened() -> None:
     assert not judge(zoo, read_statement("Priya took her nephews to the aquarium."), 0.8).conflict
     # a change told in the past still replaces
     assert judge(read_statement("Priya lives in Pune."), read_statement("Priya moved to Goa."), 0.6).conflict
+
+
+def test_doing_anew_what_was_done_replaces_it() -> None:
+    built = read_statement("The mobile app is built with Flutter.")
+    assert judge(built, read_statement("The mobile app was rebuilt with Kotlin."), 0.5).conflict
+    # a verb that only starts like a prefixed one is not one ("reads" is no "re-ads")
+    assert not judge(read_statement("Tom reads thrillers."), read_statement("Tom designs ads."), 0.5).conflict
