@@ -312,11 +312,9 @@ def read_clause(text: str, speaker: str | None = None) -> Clause:
     first person is put back, and stays unknown when no speaker is named: whoever wrote it."""
     named = named_subject(text)
     if named is not None:
-        name, with_pronoun = named
+        name, nouns, with_pronoun = named
         clause = _read(with_pronoun, (speaker or "user").lower())
-        return replace(
-            clause, subject=name, mentions=clause.mentions | {name}, subject_nouns=frozenset({name})
-        )
+        return replace(clause, subject=name, mentions=clause.mentions | {name}, subject_nouns=nouns)
     restored = with_diary_subject(text, note=_key(text) is not None)
     clause = _read(restored, (speaker or "user").lower())
     if restored != text and not speaker:

@@ -13,6 +13,8 @@ from graphmem.beliefs.subjects import word_form
 from graphmem.language import load_english
 
 _lock = threading.Lock()
+# the parts of speech a subject's noun phrase is made of ("The team's CI", "Omar's son Khalid")
+_NOUN_PHRASE = frozenset({"DET", "PROPN", "NOUN", "ADJ", "PART", "X"})
 
 
 @lru_cache(maxsize=1)
@@ -50,20 +52,26 @@ def with_diary_subject(text: str, note: bool = False) -> str:
     return text
 
 
-def named_subject(text: str) -> tuple[str, str] | None:
-    """(name, text with a pronoun for it) of a statement whose verb the model read as a plural noun
-    after a name ("Sanne cycles to work": "Sanne" a modifier of the noun "cycles"): with "She" in
-    place of the name the verb is read as a verb. None when the parse has a subject already, or
-    the pronoun does not make the word after the name a verb in the present tense."""
+def named_subject(text: str) -> tuple[str, frozenset[str], str] | None:
+    """(subject key, its nouns, text with a pronoun for it) of a statement whose verb the model
+    read as a plural noun after the subject ("Sanne cycles to work": "Sanne" a modifier of the noun
+    "cycles"; "The team's CI runs on Jenkins"): with "She" in place of the subject the verb is read
+    as a verb. None when the parse has a subject already, or the pronoun does not make the word
+    after the subject a verb in the present tense."""
     doc = parse_doc(text)
     if any(t.dep_ in {"nsubj", "nsubjpass", "expl", "csubj"} for t in doc):
         return None
-    end = next((t.i for t in doc if not (t.is_title and t.pos_ in {"PROPN", "NOUN", "ADJ", "X"})), 0)
-    if end == 0 or end >= len(doc) or not doc[end].lower_.endswith("s") or doc[end].lower_ == "'s":
+    end = next((t.i for t in doc if t.pos_ not in _NOUN_PHRASE or t.tag_ == "NNS"), 0)
+    phrase = [t for t in doc[:end] if t.pos_ != "DET"]
+    if not phrase or end >= len(doc) or not doc[end].lower_.endswith("s") or doc[end].lower_ == "'s":
         return None
     with_pronoun = "She " + text[doc[end].idx :]
     restored = parse_doc(with_pronoun)
     root = next((t for t in restored if t.dep_ == "ROOT"), None)
     if root is None or root.i != 1 or root.tag_ != "VBZ" or restored[0].dep_ != "nsubj":
         return None
-    return " ".join(word_form(t) for t in doc[:end]), with_pronoun
+    mark = next((i for i, t in enumerate(phrase) if t.tag_ == "POS"), None)
+    nouns = [word_form(t) for t in phrase[mark + 1 if mark is not None else 0 :]]
+    owner = " ".join(word_form(t) for t in phrase[:mark]) if mark is not None else ""
+    key = f"{owner}'s {' '.join(nouns)}" if owner else " ".join(nouns)
+    return key, frozenset(nouns), with_pronoun

@@ -281,3 +281,11 @@ def test_doing_anew_what_was_done_replaces_it() -> None:
     assert judge(built, read_statement("The mobile app was rebuilt with Kotlin."), 0.5).conflict
     # a verb that only starts like a prefixed one is not one ("reads" is no "re-ads")
     assert not judge(read_statement("Tom reads thrillers."), read_statement("Tom designs ads."), 0.5).conflict
+
+
+def test_a_verb_read_as_a_noun_after_a_possessive_subject_is_a_verb() -> None:
+    from graphmem.beliefs.parse import read_clause
+
+    server = read_clause("The lab's build server runs on Ubuntu.")
+    assert (server.subject, server.predicate) == ("lab's build server", "run")
+    assert read_clause("The school's bus leaves at 8.").predicate == "leave"
