@@ -77,6 +77,12 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
         return True
     if a.predicate and b.predicate and not (a.change or b.change):
         return False  # "works as a hydrologist" and "cycles to work": two things the subject does
+    if _changes_the_subject_of(a, b) or _changes_the_subject_of(b, a):
+        return True
+    if _redoes(a, b) or _redoes(b, a):
+        return True
+    if a.decided and b.decided and a.subject and a.subject == b.subject and a.names & b.names:
+        return True  # two decisions of one subject about one named thing: the later one stands
     if old.families & new.families:
         return True
     if old.families and new.families:
@@ -86,6 +92,20 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
     if a.change and b.change:
         return cosine >= BOTH_CHANGED_SLOT_COSINE  # two steps of one thing that keeps changing
     return cosine >= (CHANGED_SLOT_COSINE if a.change or b.change else SAME_SLOT_COSINE)
+
+
+def _changes_the_subject_of(changed: Clause, other: Clause) -> bool:
+    """Whether ``changed`` announces, with a verb of its own, a change done to what ``other`` is
+    about ("Postponed the audit to May 9" changes what "The audit is on April 2" says of the audit)."""
+    if not (changed.change and changed.predicate and other.subject) or other.subject == changed.subject:
+        return False
+    return other.subject in changed.mentions
+
+
+def _redoes(again: Clause, other: Clause) -> bool:
+    """Whether ``again`` does anew what ``other`` says was done: its verb is the other's with the
+    prefix "re-" ("was rewritten in Go" / "is written in Python", "rebuilt" / "built")."""
+    return any(v.startswith("re") and len(v) > 4 and v[2:] in other.verbs for v in again.verbs)
 
 
 def _slot_is_value(named: Clause, other: Clause) -> bool:
@@ -100,6 +120,26 @@ def _restates(a: Clause, b: Clause, cosine: float) -> bool:
     if not (b.values - a.values):
         return not (b.numbers - a.numbers)
     return cosine >= RESTATE_COSINE and bool(b.numbers) and b.numbers <= a.numbers
+
+
+def _denies(a: Clause, b: Clause) -> bool:
+    """Whether the negated clause names everything the other one affirms, wherever it names it:
+    "The June 3 party is off" names the date that "The party is on June 3" gives as its value."""
+    negated, other = (a, b) if a.negated else (b, a)
+    if not (other.values or other.numbers):
+        return False
+    named = {stem(lemma) for lemma in negated.lemmas}
+    return other.values <= named and other.numbers <= negated.numbers
+
+
+def _affirms_denied_act(a: Clause, b: Clause) -> bool:
+    """Whether one clause denies what the other, about the same named subject, affirms: the same
+    verb with the same object ("The board won't renew the lease" / "The board voted and will renew
+    the lease"), however differently the rest is worded."""
+    negated, other = (a, b) if a.negated else (b, a)
+    if a.subject is None or a.subject != b.subject or negated.predicate is None:
+        return False
+    return negated.predicate in other.lemmas and bool(a.values & b.values)
 
 
 def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
@@ -141,8 +181,10 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
         return Verdict(False, "a plan or a guess, not a change")
     if a.past_only or b.past_only:
         return Verdict(False, "about the past")
-    if a.negated != b.negated and a.values & b.values and cosine >= NEGATION_COSINE:
+    if a.negated != b.negated and cosine >= NEGATION_COSINE and (a.values & b.values or _denies(a, b)):
         return Verdict(True, "negation")  # "We don't use Kubernetes" / "We adopted Kubernetes"
+    if a.negated != b.negated and _affirms_denied_act(a, b):
+        return Verdict(True, "negation of the same act")
     if not _same_slot(old, new, a, b, cosine):
         return Verdict(False, "different slots")
     same_object = a.values & b.values or a.predicate == b.predicate
@@ -158,6 +200,15 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
         return Verdict(False, "adds detail")
     if a.quantities and b.quantities and not a.numbers & b.numbers and (a.values == b.values or b.change):
         return Verdict(True, "a new number for the same quantity")
-    if {a.verb, b.verb} & MULTI_VALUED:
+    # values that differ only in a date say when, not what: a verb that takes several objects
+    # ("goes to Rome", "goes to Porto") holds one day ("goes out on Fridays"), but several things
+    # ("quarterly reviews") each have a date of their own
+    differing = a.values ^ b.values
+    when_only = bool(differing) and differing <= a.dates | b.dates
+    if when_only and a.plural and b.plural:
+        return Verdict(False, "several things, each on its own date")
+    if a.event and b.event and a.verb == b.verb and not (a.change or b.change):
+        return Verdict(False, "two acts told in the past")  # "took the kids to the museum" / "to the beach"
+    if {a.verb, b.verb} & MULTI_VALUED and not when_only:
         return Verdict(False, "a slot with several values")
     return Verdict(True, "different value")

@@ -10,24 +10,28 @@ are compared as Snowball stems, numbers as numbers ("30k" = "30,000"). Cached pe
 
 from __future__ import annotations
 
+import itertools
 import re
-import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from graphmem.language import load_english
+from graphmem.beliefs.restore import named_subject, parse_doc, with_diary_subject
+from graphmem.beliefs.subjects import (
+    inverted_copula,
+    main_subject,
+    mentions,
+    subject_nouns,
+    subject_of,
+    word_form,
+)
 from graphmem.stemming import stem
-
-_lock = threading.Lock()
 
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-FIRST_PERSON = _words("i me my mine myself")
-PRONOUNS = _words("we us our they them their he him his she her it its you your this that there")
 HEDGE_MODALS = _words("might may could would should")
 HEDGE_WORDS = _words(
     "maybe perhaps possibly probably consider considering thinking plan planning hope hoping want "
@@ -65,7 +69,7 @@ VALUE_DEPS = _words("attr acomp dobj pobj oprd compound amod nummod npadvmod app
 # A note written as "key: value" ("Marco's diet: vegetarian", "Tara — medication: losartan").
 _KEY_VALUE = re.compile(r"^\s*([^:]{1,60}?)\s*:\s*(\S.*?)\s*[.!]?\s*$")
 ENDING_LEMMAS = _words("stop quit cancel end abandon drop scrap ditch")
-_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:[:.]\d+)?\s*(?:[km]|st|nd|rd|th)?\b", re.IGNORECASE)
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:[:.]\d+)?\s*(?:am|pm|[km]|st|nd|rd|th)?\b", re.IGNORECASE)
 # Dependencies of a verb that heads a clause of its own beside the main one ("Nate left, so ...").
 CLAUSE_DEPS = _words("ROOT conj ccomp parataxis")
 # Negation words that deny a whole clause wherever they stand ("no pets", "never again"); "not" and
@@ -95,97 +99,19 @@ class Clause:
     mentions: frozenset[str] = frozenset()  # who or what the clause names anywhere (subject, objects)
     subject_nouns: frozenset[str] = frozenset()  # the nouns of the subject itself (not its possessor)
     statement: bool = True  # says how things are (not a request, a wish or thanks: "Take care!")
-
-
-@lru_cache(maxsize=1)
-def _nlp() -> Any:
-    return load_english("the belief check")
-
-
-def _phrase(token: Any, speaker: str) -> str | None:
-    """A subject or possessor as a key: the speaker for 'I', a name, or a noun with its compounds."""
-    text = token.text.lower()
-    if text in FIRST_PERSON:
-        return speaker
-    if text in PRONOUNS or token.pos_ == "PRON":
-        return None
-    words = [
-        t.lemma_.lower()
-        for t in token.subtree
-        if (t.dep_ in {"compound", "amod", "nmod"} and t.head == token) or t == token
-    ]
-    return " ".join(w for w in words if w not in FIRST_PERSON) or None
-
-
-def _subject_nouns(doc: Any) -> set[str]:
-    """The nouns naming the grammatical subject itself, without its possessor or adjectives
-    ("Ana's sertraline dose" -> sertraline, dose; "Mei's favourite food" -> food)."""
-    subject = next((t for t in doc if t.dep_ in {"nsubj", "nsubjpass"}), None)
-    if subject is None:
-        return set()
-    return {
-        t.lemma_.lower()
-        for t in subject.subtree
-        if t.pos_ in {"NOUN", "PROPN"} and (t == subject or (t.dep_ == "compound" and t.head == subject))
-    }
-
-
-def _inverted(doc: Any) -> tuple[Any, Any] | None:
-    """(name, owned noun) of a copula that names who fills someone's slot ("Nate is my manager")."""
-    subject = next((t for t in doc if t.dep_ == "nsubj"), None)
-    if subject is None or subject.pos_ != "PROPN" or subject.head.lemma_ != "be":
-        return None
-    attr = next((c for c in subject.head.children if c.dep_ == "attr"), None)
-    if attr is None or not any(c.dep_ == "poss" for c in attr.children):
-        return None
-    return subject, attr
-
-
-def _subject(doc: Any, speaker: str) -> tuple[str | None, set[str]]:
-    """(subject key, slot nouns) of the first clause's subject."""
-    subject = next((t for t in doc if t.dep_ in {"nsubj", "nsubjpass"}), None)
-    root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    if subject is None and root is not None and root.pos_ in {"VERB", "AUX"}:
-        # the small model sometimes misses a rare name as subject, or reads it as an adjective
-        # ("Lucía lives in Seville")
-        subject = next(
-            (
-                t
-                for t in doc[: root.i]
-                if t.head == root and (t.pos_ in {"PROPN", "NOUN"} or (t.is_title and t.pos_ in {"ADJ", "X"}))
-            ),
-            None,
-        )
-        owned = [t for t in doc[subject.i + 1 : root.i] if t.pos_ in {"NOUN", "PROPN"}] if subject else []
-        if subject is not None and subject.dep_ == "poss" and owned:  # "Chloe's ex lives" misread
-            owner = _phrase(subject, speaker)
-            return f"{owner}'s {' '.join(t.lemma_.lower() for t in owned)}", set()
-    if subject is None:
-        return None, set()
-    inverted = _inverted(doc)
-    if inverted is not None:
-        # "Nate is my manager" says what "my manager is Nate" says: the slot is the owner's manager
-        attr, owner_token = inverted[1], next(c for c in inverted[1].children if c.dep_ == "poss")
-        return _phrase(owner_token, speaker), {_phrase(attr, speaker) or attr.lemma_.lower()}
-    possessor = next((c for c in subject.children if c.dep_ == "poss"), None)
-    if possessor is None:
-        return _phrase(subject, speaker), set()
-    owner = _phrase(possessor, speaker)
-    noun = _phrase(subject, speaker) or subject.lemma_.lower()
-    head = subject.head
-    named_value = any(
-        c.dep_ in {"attr", "acomp"} and (c.pos_ in {"PROPN", "NUM"} or c.ent_type_) for c in head.children
-    )
-    if head.lemma_ == "be" and named_value:  # "Bob's manager is Alice": Bob's manager slot holds Alice
-        return owner, {noun}
-    return (f"{owner}'s {noun}" if owner else noun), set()  # "Bob's sister lives in Rome"
+    plural: bool = False  # the subject is a plural noun ("quarterly reviews")
+    dates: frozenset[str] = frozenset()  # the values that name a day or a month ("march", "friday")
+    decided: bool = False  # framed as a decision ("the team decided to ...", "we chose ...")
+    names: frozenset[str] = frozenset()  # the proper names it mentions anywhere, lower case
+    event: bool = False  # an act told in the simple past ("took the kids to the museum"), not a state
+    verbs: frozenset[str] = frozenset()  # the lemmas of its verbs and participles
 
 
 def _is_temporal_adjunct(ent: Any) -> bool:
     """A date that says when ("since May", "last year", "in January" on a verb), not what."""
     if ent.label_ != "DATE":
         return False
-    words = {t.text.lower() for t in ent}
+    words = _date_words(ent)
     heads = {t.head.text.lower() for t in ent if t.head not in ent}
     copular = ent.root.head.lemma_ == "be"
     return bool(words & TEMPORAL_ADJUNCT_WORDS or heads & {"since", "from", "until"}) or (
@@ -197,6 +123,11 @@ def _numbers(text: str) -> set[float]:
     found = set()
     for raw in _NUMBER.findall(text):
         token = raw.strip().lower().replace(",", "")
+        if token.endswith(("am", "pm")):  # a time of day on the 24-hour clock: "3pm" is 15
+            hour = _numbers(token[:-2]).pop() if _numbers(token[:-2]) else None
+            if hour is not None:
+                found.add(hour % 12 + (12 if token.endswith("pm") else 0))
+            continue
         scale = 1000.0 if token.endswith("k") else 1e6 if token.endswith("m") else 1.0
         token = re.sub(r"(st|nd|rd|th)$", "", token).rstrip("km").strip().replace(":", ".")
         try:
@@ -211,13 +142,24 @@ def _value_tokens(doc: Any, subject: str | None) -> list[Any]:
     subject_words = set((subject or "").replace("'s", "").split())
     found = []
     for t in doc:
-        if t.i in adjunct or t.is_stop or t.like_num or t.dep_ in {"nsubj", "nsubjpass", "poss", "ROOT"}:
+        # a name is never a function word ("May" the month is not "may" the modal)
+        stop = t.is_stop and t.pos_ != "PROPN"
+        if t.i in adjunct or stop or t.like_num or t.dep_ in {"nsubj", "nsubjpass", "poss", "ROOT"}:
             continue
-        if t.lemma_.lower() in subject_words or t.pos_ not in CONTENT_POS:
+        if word_form(t) in subject_words or t.pos_ not in CONTENT_POS:
             continue
         if t.pos_ == "PROPN" or t.ent_type_ or t.dep_ in VALUE_DEPS:
             found.append(t)
     return found
+
+
+def _state_participle(root: Any) -> Any:
+    """The auxiliary ("is", "got") of a passive participle with no agent: a state the subject is in,
+    said like an adjective ("is engaged to Keiko", "got married", "is based in Leeds"), not an act
+    done by someone ("was hired by Stripe"). None for any other main verb."""
+    if root is None or root.tag_ != "VBN" or any(c.dep_ == "agent" for c in root.children):
+        return None
+    return next((c for c in root.children if c.dep_ == "auxpass"), None)
 
 
 def _becomes(root: Any) -> bool:
@@ -263,13 +205,33 @@ def _says_how_things_are(root: Any) -> bool:
     return not (root.tag_ == "VB" and not any(c.dep_ in subjects for c in root.children))
 
 
+def _names_a_day(token: Any) -> bool:
+    """A day or a month by name ("Fridays", "March"), not a unit of time ("per day")."""
+    return bool(token.ent_type_ == "DATE" and token.pos_ == "PROPN")
+
+
 def _date_numbers(doc: Any) -> set[float]:
-    """The numbers inside dates and times of day ("on 3 March", "at 9:30")."""
-    return {n for e in doc.ents if e.label_ in {"DATE", "TIME"} for n in _numbers(e.text)}
+    """The numbers inside dates and times of day ("on 3 March", "at 9:30"), but not a number that
+    counts a noun outside the date ("1350 dollars": the model reads a four-digit number as a year)."""
+    found = set()
+    for e in doc.ents:
+        if e.label_ in {"DATE", "TIME"}:
+            counting = {t.i for t in e if t.dep_ == "nummod" and t.head not in e and t.head.pos_ == "NOUN"}
+            found |= _numbers(" ".join(t.text for t in e if t.i not in counting))
+    return found
+
+
+def _date_words(ent: Any) -> set[str]:
+    """The words of a date that say which time it is (its head and their modifiers, not a phrase
+    that hangs from them: "of the month"); "last" only where it means the one before ("last May"),
+    not the final one ("the last working day of the month")."""
+    words = {t.text.lower() for t in ent if t == ent.root or t.head == ent.root}  # not "of the month"
+    finals = {t.text.lower() for t in ent if t.i > 0 and t.doc[t.i - 1].lower_ == "the"}
+    return words - (finals & {"last"})
 
 
 def _past_date(ent: Any) -> bool:
-    words = {t.text.lower() for t in ent}
+    words = _date_words(ent)
     return ent.label_ == "DATE" and bool(words & PAST_DATE_WORDS or any(_YEAR.match(w) for w in words))
 
 
@@ -299,21 +261,10 @@ def _negated(doc: Any, root: Any, words: set[str], lower: str) -> bool:
     return bool(words & CLAUSE_NEGATIONS) or ended or "no longer" in lower
 
 
-def _mentions(doc: Any, speaker: str) -> set[str]:
-    """The phrases of every noun or pronoun the clause names (subjects, objects, possessors)."""
-    found = set()
-    for t in doc:
-        if t.pos_ in {"NOUN", "PROPN", "PRON"} and t.dep_ not in {"compound", "amod"}:
-            phrase = _phrase(t, speaker)
-            if phrase:
-                found.add(phrase)
-    return found
-
-
 def clause_texts(text: str) -> list[str]:
     """The clauses of a sentence that each have a subject of their own, in order ("Nate left, so
     Olivia is my manager now" -> "Nate left", "so Olivia is my manager now"); one when it has one."""
-    doc = _parse(text)
+    doc = parse_doc(text)
     heads = [
         t
         for t in doc
@@ -338,32 +289,45 @@ def clause_texts(text: str) -> list[str]:
         key = owner(t)
         if key is not None and not t.is_punct:
             groups[key].append(t)
-    parts = [" ".join(t.text for t in tokens) for tokens in groups.values() if tokens]
+    parts = [_joined(tokens) for tokens in groups.values() if tokens]
     return [p for p in parts if len(p.split()) >= 2] or [text]
+
+
+def _joined(tokens: list[Any]) -> str:
+    """Tokens as text with the sentence's own spacing: "I'm" stays one word (not "I 'm", read as a
+    quote), and words that a left-out comma separated stay apart."""
+    text = str(tokens[0].text)
+    for before, token in itertools.pairwise(tokens):
+        text += (" " if before.whitespace_ or token.i != before.i + 1 else "") + token.text
+    return text
 
 
 def sentence_count(text: str) -> int:
     """How many sentences the parser finds ("Dr. Singh" does not end one)."""
-    return sum(1 for _ in _parse(text).sents)
-
-
-@lru_cache(maxsize=4096)
-def _parse(text: str) -> Any:
-    with _lock:
-        return _nlp()(text)
+    return sum(1 for _ in parse_doc(text).sents)
 
 
 def read_clause(text: str, speaker: str | None = None) -> Clause:
-    """The clause reading of ``text``; 'I' is ``speaker`` (else 'user')."""
-    return _read(text, (speaker or "user").lower())
+    """The clause reading of ``text``; 'I' is ``speaker`` (else 'user'). A diary note's dropped
+    first person is put back, and stays unknown when no speaker is named: whoever wrote it."""
+    named = named_subject(text)
+    if named is not None:
+        name, nouns, with_pronoun = named
+        clause = _read(with_pronoun, (speaker or "user").lower())
+        return replace(clause, subject=name, mentions=clause.mentions | {name}, subject_nouns=nouns)
+    restored = with_diary_subject(text, note=_key(text) is not None)
+    clause = _read(restored, (speaker or "user").lower())
+    if restored != text and not speaker:
+        return replace(clause, subject=None)
+    return clause
 
 
 @lru_cache(maxsize=8192)
 def _read(text: str, speaker: str) -> Clause:
-    doc = _parse(text)
-    subject, slot_nouns = _subject(doc, speaker)
+    doc = parse_doc(text)
+    subject, slot_nouns = subject_of(doc, speaker)
     lower = text.lower()
-    lemmas = {t.lemma_.lower() for t in doc}
+    lemmas = {t.lemma_.lower() for t in doc} | {word_form(t) for t in doc}
     words = {t.text.lower() for t in doc}
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     hedged = any(t.dep_ == "aux" and t.text.lower() in HEDGE_MODALS for t in doc) or any(
@@ -373,19 +337,24 @@ def _read(text: str, speaker: str) -> Clause:
     if root is not None and root.lemma_ in FRAMING_VERBS:  # "we decided to use X": the verb is "use"
         root = next((c for c in root.children if c.dep_ == "xcomp"), root)
     predicate = None
-    if root is not None and root.pos_ in {"VERB", "AUX"} and root.lemma_ not in LIGHT_VERBS:
-        predicate = root.lemma_.lower()
+    verb = root.lemma_.lower() if root is not None and root.pos_ in {"VERB", "AUX"} else None
     value_tokens = _value_tokens(doc, subject)
-    inverted = _inverted(doc)
+    state = _state_participle(root)
+    if state is not None:  # "is engaged to Keiko" says what "is married to Keiko" says: a state
+        verb, value_tokens = state.lemma_.lower(), [*value_tokens, root]
+    elif verb is not None and verb not in LIGHT_VERBS:
+        predicate = verb
+    inverted = inverted_copula(doc)
     if inverted is not None:  # the name is the value, the owned noun the slot
         value_tokens = [t for t in value_tokens if t != inverted[1]] + [inverted[0]]
     numbers = _numbers(text)
+    main = main_subject(doc)
     return Clause(
         subject=subject,
         slot_nouns=frozenset(slot_nouns),
         predicate=predicate,
-        verb=root.lemma_.lower() if root is not None and root.pos_ in {"VERB", "AUX"} else None,
-        values=frozenset(stem(t.lemma_.lower()) for t in value_tokens),
+        verb=verb,
+        values=frozenset(stem(word_form(t)) for t in value_tokens),
         numbers=frozenset(numbers),
         quantities=frozenset(numbers - _date_numbers(doc)),
         key=_key(text),
@@ -396,7 +365,15 @@ def _read(text: str, speaker: str) -> Clause:
         replaces=bool(lemmas & REPLACING_LEMMAS),
         negated=_negated(doc, root, words, lower),
         lemmas=frozenset(lemmas),
-        mentions=frozenset(_mentions(doc, speaker)),
-        subject_nouns=frozenset(_subject_nouns(doc)),
+        mentions=frozenset(mentions(doc, speaker)),
+        subject_nouns=frozenset(subject_nouns(doc)),
         statement=_says_how_things_are(sentence_root),
+        decided=sentence_root is not None and sentence_root.lemma_ in FRAMING_VERBS,
+        names=frozenset(t.text.lower() for t in doc if t.pos_ == "PROPN"),
+        verbs=frozenset(t.lemma_.lower() for t in doc if t.pos_ == "VERB"),
+        event=root is not None and root.tag_ == "VBD" and state is None and verb not in {"be", "have"},
+        plural=main is not None and main.tag_ in {"NNS", "NNPS"},
+        dates=frozenset(
+            stem(word_form(t)) for t in value_tokens if t.ent_type_ == "DATE" and t.pos_ == "PROPN"
+        ),
     )

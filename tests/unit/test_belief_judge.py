@@ -124,3 +124,168 @@ def test_a_decision_to_use_something_is_still_a_statement() -> None:
     assert judge(
         read_statement("We decided to use Postgres."), read_statement("We now use MySQL instead."), 0.8
     ).conflict
+
+
+def test_a_clause_keeps_its_contractions_whole() -> None:
+    from graphmem.beliefs.parse import clause_texts, read_clause
+
+    second = clause_texts("The old van broke down, so I'm driving a Ford now.")[-1]
+    assert second == "I'm driving a Ford now"
+    assert read_clause(second, "kim").values == frozenset({"ford"})
+
+
+def test_a_noun_modifier_reads_the_same_in_a_note_and_in_a_sentence() -> None:
+    # the tagger reads "data" as the plural of "datum" in one and not the other
+    sentence = read_statement("Omar works as a data warehouse engineer.")
+    note = read_statement("Omar's role: data warehouse engineering.")
+    assert not judge(sentence, note, 0.84).conflict
+
+
+def test_a_full_stop_left_on_the_last_word_is_not_part_of_the_value() -> None:
+    from graphmem.beliefs.parse import read_clause
+
+    assert "aoe." not in read_clause("Abstract deadline: 12 May, 12:00 AoE.").values
+
+
+def test_cancelling_the_event_named_by_its_date_retires_the_date() -> None:
+    from graphmem.beliefs.parse import read_clause
+
+    # the main verb's subject, not a noun modifier the model read as a subject of its own
+    assert read_clause("The board dinner is on June 3.").subject in {"dinner", "board dinner"}
+    # "May" the month is a value, not the modal verb
+    assert "may" in read_clause("The board dinner is on May 3.").values
+    dated = read_statement("The board dinner is on May 3.")
+    assert judge(dated, read_statement("The May 3 dinner is cancelled."), 0.7).conflict
+    assert not judge(dated, read_statement("The May 9 lunch is cancelled."), 0.7).conflict
+
+
+def test_a_state_said_with_a_participle_is_a_value_like_an_adjective() -> None:
+    from graphmem.beliefs.parse import read_clause
+
+    # the model reads "married" as an adjective and "separated" as a passive verb: both are states
+    separated = read_clause("Ravi is separated from Sunita.")
+    assert separated.predicate is None and "separ" in separated.values
+    married = read_statement("Ravi is married to Sunita.")
+    assert judge(married, read_statement("Ravi is separated from Sunita."), 0.9).conflict
+    # an act done by someone keeps its verb
+    assert read_clause("Lena was hired by Stripe.").predicate == "hire"
+
+
+@pytest.mark.parametrize(
+    "text",  # the model reads the first noun as a subject of its own (or "spend" as a verb)
+    ["Our H1 spend so far is $31,000.", "Our travel spend this year is $9,000."],
+)
+def test_a_possessive_noun_phrase_names_one_slot(text: str) -> None:
+    from graphmem.beliefs.parse import read_clause
+
+    slot = read_clause(text).slot_nouns
+    assert len(slot) == 1 and next(iter(slot)).endswith(" spend")
+    assert not judge(read_statement("Our H1 budget is $80,000."), read_statement(text), 0.9).conflict
+
+
+def test_a_new_day_for_one_thing_replaces_but_several_things_have_a_date_each() -> None:
+    digest = read_statement("The digest goes out on Tuesdays.")
+    assert judge(digest, read_statement("The digest goes out on Thursdays."), 0.92).conflict
+    meetings = read_statement("Board meetings fall on January 15.")
+    assert not judge(meetings, read_statement("Board meetings fall on July 15."), 0.94).conflict
+
+
+def test_the_last_day_of_a_month_is_a_value_and_last_may_is_the_past() -> None:
+    from graphmem.beliefs.parse import read_clause
+
+    assert "day" in read_clause("Invoices go out on the last business day of the month.").values
+    assert judge(
+        read_statement("The invoice run happens on the 15th."),
+        read_statement("The invoice run happens on the last business day of the month."),
+        0.8,
+    ).conflict
+    assert read_clause("Ivo lived in Leeds last May.").past_only
+
+
+def test_affirming_the_act_a_statement_denied_is_a_negation_however_worded() -> None:
+    denied = read_statement("The board decided not to renew the lease.")
+    assert judge(
+        denied, read_statement("The board met again and will renew the lease after all."), 0.45
+    ).conflict
+    # the same verb for another object, or another subject, is no answer to the denial
+    assert not judge(
+        denied, read_statement("The board met again and will renew the catering deal."), 0.45
+    ).conflict
+    assert not judge(denied, read_statement("The tenants will renew the lease."), 0.45).conflict
+
+
+def test_a_change_done_to_what_another_statement_is_about_updates_it() -> None:
+    booked = read_statement("The audit is booked for April 2.")
+    assert judge(booked, read_statement("Moved the audit to May 9."), 0.6).conflict
+    assert judge(read_statement("Moved the audit to May 9."), booked, 0.6).conflict  # told out of order
+
+
+def test_a_diary_note_is_read_with_its_first_person_put_back() -> None:
+    from graphmem.beliefs.parse import read_clause
+
+    joined = read_clause("Joined Monzo in June.", "ida")  # the model reads "Joined" as a name
+    assert (joined.subject, joined.predicate, joined.change) == ("ida", "join", True)
+    assert read_clause("Using Helix now.", "ida").subject == "ida"
+    assert not read_clause("Take care!", "ida").statement  # a request stays a request
+
+
+def test_a_later_decision_about_the_same_named_thing_replaces_the_earlier() -> None:
+    first = read_statement("The board decided to keep the Acme warehouse.")
+    sell = read_statement("The board decided to sell Acme's building to a developer.")
+    assert judge(first, sell, 0.6).conflict
+    assert not judge(first, read_statement("The board decided to open an office in Lisbon."), 0.6).conflict
+
+
+def test_a_diary_note_with_no_speaker_named_is_about_whoever_wrote_it() -> None:
+    from graphmem.beliefs.parse import read_clause
+
+    assert read_clause("Now based in Porto.").subject is None
+    lived = read_statement("I live in Braga.", speaker="Rui")
+    assert judge(lived, read_statement("Now based in Porto."), 0.45).conflict
+
+
+def test_a_verb_the_model_reads_as_a_plural_noun_after_a_name_is_a_verb() -> None:
+    from graphmem.beliefs.parse import read_clause
+
+    mentors = read_clause("Tomasz mentors three students this term.")
+    assert (mentors.subject, mentors.predicate) == ("tomasz", "mentor")
+    assert read_clause("Femke cycles to the office.").subject == "femke"
+    job = read_statement("Femke works as a radiographer at St Olav's.")
+    assert not judge(job, read_statement("Femke cycles to work every day."), 0.48).conflict
+
+
+def test_a_time_of_day_with_am_or_pm_is_a_number_on_the_24_hour_clock() -> None:
+    from graphmem.beliefs.parse import read_clause
+
+    assert read_clause("Office hours end at 5pm.").numbers == frozenset({17.0})
+    booked = read_statement("The weekly sync is at 8am.")
+    assert judge(booked, read_statement("The weekly sync moved to 11am."), 0.84).conflict
+
+
+def test_a_four_digit_amount_of_something_is_a_quantity_not_a_year() -> None:
+    from graphmem.beliefs.parse import read_clause
+
+    assert 1450.0 in read_clause("My mortgage went up to 1450 euros a month.").quantities
+    assert not read_clause("I moved to Graz in 2019.").quantities
+
+
+def test_two_acts_told_in_the_simple_past_both_happened() -> None:
+    zoo = read_statement("Priya took her nephews to the zoo.")
+    assert not judge(zoo, read_statement("Priya took her nephews to the aquarium."), 0.8).conflict
+    # a change told in the past still replaces
+    assert judge(read_statement("Priya lives in Pune."), read_statement("Priya moved to Goa."), 0.6).conflict
+
+
+def test_doing_anew_what_was_done_replaces_it() -> None:
+    built = read_statement("The mobile app is built with Flutter.")
+    assert judge(built, read_statement("The mobile app was rebuilt with Kotlin."), 0.5).conflict
+    # a verb that only starts like a prefixed one is not one ("reads" is no "re-ads")
+    assert not judge(read_statement("Tom reads thrillers."), read_statement("Tom designs ads."), 0.5).conflict
+
+
+def test_a_verb_read_as_a_noun_after_a_possessive_subject_is_a_verb() -> None:
+    from graphmem.beliefs.parse import read_clause
+
+    server = read_clause("The lab's build server runs on Ubuntu.")
+    assert (server.subject, server.predicate) == ("lab's build server", "run")
+    assert read_clause("The school's bus leaves at 8.").predicate == "leave"
