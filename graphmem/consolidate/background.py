@@ -2,8 +2,9 @@
 
 Each request gets an id; its state (running, then its report) is kept in the graph as a
 ``:ConsolidationRequest`` node, so a request started through one API process can be followed
-through any other against the same Neo4j, and survives a restart of the process that runs it
-(which then leaves it 'running': the job runs themselves say what happened, JobRun records).
+through any other against the same Neo4j. The process running a request renews a lease on it
+every ``LEASE / 4``; a request whose process died reads as 'interrupted' once its lease has run
+out (its job runs say how far it came: JobRun records; the next run resumes from there).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import threading
 import uuid
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from graphmem.consolidate.models import ConsolidationReport, ConsolidationRun, JobName
 from graphmem.errors import JobBusyError, NotFoundError
@@ -19,17 +20,23 @@ from graphmem.store.consolidation_requests import ConsolidationRequestStore
 
 JOB_NAMES: tuple[JobName, ...] = ("nightly", "weekly", "monthly")
 RunJobs = Callable[[Sequence[JobName] | None, str], ConsolidationReport]
+LEASE = timedelta(minutes=2)  # a request not renewed for this long was left by a process that stopped
 
 
 class BackgroundRuns:
     """Starts consolidation requests in threads; their state lives in the graph."""
 
     def __init__(
-        self, run_jobs: RunJobs, now: Callable[[], datetime], store: ConsolidationRequestStore
+        self,
+        run_jobs: RunJobs,
+        now: Callable[[], datetime],
+        store: ConsolidationRequestStore,
+        lease: timedelta = LEASE,
     ) -> None:
         self._run_jobs = run_jobs
         self._now = now
         self._store = store
+        self._lease = lease
         self._threads: dict[str, threading.Thread] = {}
         self._lock = threading.Lock()
 
@@ -43,7 +50,8 @@ class BackgroundRuns:
             trigger=trigger,
             started_at=self._now(),
         )
-        self._store.record(run)  # consolidation works on the whole graph: bound to the root scope
+        # consolidation works on the whole graph: bound to the root scope
+        self._store.record(run, lease_until=run.started_at + self._lease)
         thread = threading.Thread(target=self._work, args=(run, jobs), daemon=True)
         with self._lock:
             self._threads[run.id] = thread
@@ -53,7 +61,7 @@ class BackgroundRuns:
     def get(self, run_id: str, allowed: Sequence[str] | None = None) -> ConsolidationRun:
         """The state of request ``run_id``, started by any process; NotFoundError for an id the
         graph does not hold, or one outside the caller's ``allowed`` scopes."""
-        run = self._store.get(run_id, allowed)
+        run = self._store.get(run_id, self._now(), allowed)
         if run is None:
             raise NotFoundError(
                 f"no consolidation run {run_id!r}: use the id POST /v1/consolidate answered with "
@@ -69,8 +77,19 @@ class BackgroundRuns:
             thread.join(timeout)
         return not any(t.is_alive() for t in threads)
 
+    def _renew(self, run_id: str, done: threading.Event) -> None:
+        """Renew the request's lease every quarter lease until ``done`` (a failed renewal is tried
+        again at the next beat: the lease outlasts three missed ones)."""
+        while not done.wait(self._lease.total_seconds() / 4):
+            try:
+                self._store.renew(run_id, self._now() + self._lease)
+            except Exception:  # the database may be back at the next beat
+                continue
+
     def _work(self, run: ConsolidationRun, jobs: Sequence[JobName] | None) -> None:
         update: dict[str, object]
+        done = threading.Event()
+        threading.Thread(target=self._renew, args=(run.id, done), daemon=True).start()
         try:
             report = self._run_jobs(jobs, run.trigger)
             failed = [r for r in report.runs if r.status == "failed"]
@@ -84,6 +103,7 @@ class BackgroundRuns:
         except Exception as e:  # a background thread records its failure instead of losing it
             update = {"state": "failed", "error": f"{type(e).__name__}: {e}"}
         try:
+            done.set()
             self._store.finish(run.model_copy(update={**update, "finished_at": self._now()}))
         finally:
             with self._lock:

@@ -56,7 +56,7 @@ class ConsolidationReport(BaseModel):
         return total
 
 
-RequestState = Literal["running", "succeeded", "failed", "busy"]
+RequestState = Literal["running", "succeeded", "failed", "busy", "interrupted"]
 
 
 class ConsolidationRun(BaseModel):
@@ -65,7 +65,8 @@ class ConsolidationRun(BaseModel):
     id: str = Field(description="the run id to poll at GET /v1/consolidate/runs/{id}")
     state: RequestState = Field(
         description="running; then succeeded, failed (see error and the report's runs) or busy "
-        "(every job asked for was running in another process)"
+        "(every job asked for was running in another process) or interrupted (the process running "
+        "it stopped before it finished: start a new run, which resumes where this one stopped)"
     )
     jobs: list[JobName]
     trigger: str = "api"

@@ -9,6 +9,7 @@ is read only by a caller whose scopes hold that scope.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from graphmem.consolidate.models import ConsolidationReport, ConsolidationRun
 from graphmem.scopes import ROOT
@@ -23,8 +24,8 @@ class ConsolidationRequestStore:
         self._executor = executor
         self._owner = owner
 
-    def record(self, run: ConsolidationRun, scope: str = ROOT) -> None:
-        """Keep a request just started (before its id is handed out)."""
+    def record(self, run: ConsolidationRun, lease_until: datetime, scope: str = ROOT) -> None:
+        """Keep a request just started (before its id is handed out), leased until ``lease_until``."""
         self._executor.write(
             "jobs/record_consolidation_request",
             id=run.id,
@@ -33,7 +34,12 @@ class ConsolidationRequestStore:
             scope=scope,
             started_at=run.started_at,
             owner=self._owner,
+            lease_until=lease_until,
         )
+
+    def renew(self, run_id: str, lease_until: datetime) -> None:
+        """Extend the lease of a request this process still runs."""
+        self._executor.write("jobs/renew_consolidation_request", id=run_id, lease_until=lease_until)
 
     def finish(self, run: ConsolidationRun) -> None:
         """Record how the request ended (state, finish time, report or error)."""
@@ -46,10 +52,16 @@ class ConsolidationRequestStore:
             error=run.error,
         )
 
-    def get(self, run_id: str, allowed: Sequence[str] | None = None) -> ConsolidationRun | None:
-        """Request ``run_id`` if it exists and ``allowed`` (None: every scope) holds its scope."""
+    def get(
+        self, run_id: str, now: datetime, allowed: Sequence[str] | None = None
+    ) -> ConsolidationRun | None:
+        """Request ``run_id`` if it exists and ``allowed`` (None: every scope) holds its scope; one
+        left 'running' with its lease run out before ``now`` reads as 'interrupted'."""
         rows = self._executor.read(
-            "jobs/consolidation_request", id=run_id, allowed=None if allowed is None else list(allowed)
+            "jobs/consolidation_request",
+            id=run_id,
+            now=now,
+            allowed=None if allowed is None else list(allowed),
         )
         if not rows:
             return None

@@ -15,6 +15,8 @@ from fastapi.testclient import TestClient
 from graphmem.api.app import create_app
 from graphmem.cli import main
 from graphmem.connect import Neo4jTarget
+from graphmem.consolidate.background import BackgroundRuns
+from graphmem.consolidate.models import ConsolidationReport, ConsolidationRun
 from graphmem.errors import JobBusyError
 from graphmem.memory import Memory
 from graphmem.models import MemoryInput, MemoryPatch
@@ -266,8 +268,48 @@ def test_a_run_started_through_one_api_process_is_followed_through_another(build
         bound = other.get(f"/v1/consolidate/runs/{run_id}", headers={"Authorization": "Bearer k-alice"})
         assert bound.status_code == 403  # a key bound to a scope reads no whole-graph run
     # and the query itself is bound to scopes: a tenant's scopes do not hold the whole graph's runs
-    assert second.consolidation_requests().get(run_id, ["/user/alice"]) is None
-    assert second.consolidation_requests().get(run_id, ["/"]) is not None
+    now = datetime.now(UTC)
+    assert second.consolidation_requests().get(run_id, now, ["/user/alice"]) is None
+    assert second.consolidation_requests().get(run_id, now, ["/"]) is not None
+
+
+def test_a_run_whose_process_died_reads_as_interrupted_once_its_lease_runs_out(sleeper: Memory) -> None:
+    """A process that stops mid-run leaves its request 'running' with a lease nobody renews: a
+    client following it is told it was interrupted and what to do, not 'running' forever."""
+    started = datetime.now(UTC) - timedelta(minutes=10)
+    store = sleeper.consolidation_requests()
+    left = ConsolidationRun(
+        id="left-by-a-dead-process", state="running", jobs=["nightly"], started_at=started
+    )
+    store.record(left, lease_until=started + timedelta(minutes=2))
+    alive = ConsolidationRun(id="still-running", state="running", jobs=["nightly"], started_at=started)
+    store.record(alive, lease_until=datetime.now(UTC) - timedelta(seconds=1))
+    store.renew("still-running", datetime.now(UTC) + timedelta(minutes=2))  # its process renews it
+    with TestClient(create_app(sleeper, flush_idle_minutes=None)) as client:
+        dead = client.get("/v1/consolidate/runs/left-by-a-dead-process").json()
+        assert dead["state"] == "interrupted" and "start a new run" in dead["error"]
+        assert client.get("/v1/consolidate/runs/still-running").json()["state"] == "running"
+
+
+def test_a_running_request_renews_its_lease(sleeper: Memory) -> None:
+    gate = threading.Event()
+
+    def slow_jobs(jobs: object, trigger: str) -> ConsolidationReport:
+        gate.wait(5)
+        return ConsolidationReport(runs=[])
+
+    runs = BackgroundRuns(
+        slow_jobs,
+        lambda: datetime.now(UTC),
+        sleeper.consolidation_requests(),
+        lease=timedelta(seconds=0.8),
+    )
+    run = runs.start(["nightly"])
+    time.sleep(1.6)  # two leases: only renewals keep it running
+    assert runs.get(run.id).state == "running"
+    gate.set()
+    assert runs.join(5)
+    assert runs.get(run.id).state == "succeeded"
 
 
 def test_heartbeat_runs_overdue_jobs_at_startup(sleeper: Memory) -> None:
