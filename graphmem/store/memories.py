@@ -13,6 +13,7 @@ from graphmem.models import ForgetFilter, HistoryEntry, MemoryDetail, MemoryPatc
 from graphmem.scopes import scope_filter
 from graphmem.store.executor import QueryExecutor, Row, Transaction
 from graphmem.store.records import memory_fields, native, to_memory
+from graphmem.store.similar import similar_rows
 
 T = TypeVar("T")
 
@@ -96,7 +97,6 @@ class Supersession:
 
 # A scope this small is scanned exactly for a new memory's neighbours (a few ms); above it the
 # vector index answers, asked for enough candidates that the scope's own still come through.
-EXACT_SCOPE_BELOW = 5000
 
 
 @dataclass(frozen=True)
@@ -165,19 +165,8 @@ class MemoryStore:
     ) -> list[list[StoredNeighbour]]:
         """:meth:`similar` inside the caller's transaction (after :meth:`lock_scopes`, it sees every
         memory committed by the writers before it)."""
-        rows = [{"index": i, "scope": scope, "embedding": vector} for i, (scope, vector) in enumerate(probes)]
-        found: list[list[StoredNeighbour]] = [[] for _ in probes]
-        result = tx.run(
-            "memories/find_similar",
-            rows=rows,
-            k=k,
-            ann_k=max(100, k * 20),
-            exact_below=EXACT_SCOPE_BELOW,
-            min_score=index_score_from_cosine(min_cosine),
-        )
-        for row in result:
-            found[int(row["index"])] = [_neighbour(n) for n in native(row["neighbours"])]
-        return found
+        rows = similar_rows(tx, probes, min_score=index_score_from_cosine(min_cosine), k=k)
+        return [[_neighbour(n) for n in native(found)] for found in rows]
 
     @staticmethod
     def lock_scopes(tx: Transaction, scopes: Sequence[str]) -> None:
