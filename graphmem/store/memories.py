@@ -95,10 +95,6 @@ class Supersession:
     contradicts: bool = True  # False for a refinement (D3): replaced, not proven wrong
 
 
-# A scope this small is scanned exactly for a new memory's neighbours (a few ms); above it the
-# vector index answers, asked for enough candidates that the scope's own still come through.
-
-
 @dataclass(frozen=True)
 class EpisodeHead:
     """A new memory that may continue an episode already stored (same scope and source, written

@@ -34,7 +34,7 @@ def similar_rows(
         return found
     scopes = sorted({scope for scope, _ in probes})
     rows = tx.run("memories/scope_embeddings", scopes=scopes, exact_below=EXACT_SCOPE_BELOW)
-    exact = {r["scope"]: r for r in rows if r["ids"] is not None and int(r["size"]) <= EXACT_SCOPE_BELOW}
+    exact = {r["scope"]: r for r in rows if int(r["size"]) <= EXACT_SCOPE_BELOW}
     chosen: dict[int, list[tuple[str, float]]] = {}
     by_scope: dict[str, list[int]] = defaultdict(list)
     for i, (scope, _) in enumerate(probes):
@@ -81,7 +81,6 @@ def _indexed(
         rows=rows,
         k=k,
         ann_k=max(100, k * 20),
-        exact_below=EXACT_SCOPE_BELOW,
         min_score=min_score,
     )
     return [(int(r["index"]), list(r["neighbours"])) for r in result]

@@ -10,6 +10,7 @@ import pytest
 
 from graphmem.memory import Memory
 from graphmem.models import RecallQuery
+from graphmem.store import similar
 
 pytestmark = pytest.mark.integration
 
@@ -195,3 +196,16 @@ def test_a_turn_that_answers_only_in_its_context_is_found(memory: Memory, scope:
     assert "Mia: Every Sunday morning, rain or shine." in reasons
     why = reasons["Mia: Every Sunday morning, rain or shine."]
     assert any(w.startswith("episode context similarity") for w in why)
+
+
+@pytest.mark.parametrize("exact_below", [5000, 0], ids=["scope scanned in process", "vector index"])
+def test_a_write_finds_the_memory_it_updates_in_a_small_scope_and_a_large_one(
+    memory: Memory, scope: str, exact_below: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The similar-memory lookup of a write reads a small scope once and ranks it in process; a
+    scope above the bound asks the vector index. Either way the old value is found and replaced."""
+    monkeypatch.setattr(similar, "EXACT_SCOPE_BELOW", exact_below)
+    first = memory.remember("The team's CI runs on Jenkins.", scope=scope, occurred_at=_day(0)).memory
+    memory.remember("Rosa knits scarves in winter.", scope=scope, occurred_at=_day(1))
+    memory.remember("The team's CI runs on Buildkite.", scope=scope, occurred_at=_day(3))
+    assert memory.get(first.id).status == "superseded"
