@@ -102,8 +102,9 @@ class BackgroundRuns:
             update = {"state": "busy", "error": str(e)}
         except Exception as e:  # a background thread records its failure instead of losing it
             update = {"state": "failed", "error": f"{type(e).__name__}: {e}"}
+        finally:
+            done.set()  # the lease stops being renewed however the run ended
         try:
-            done.set()
             self._store.finish(run.model_copy(update={**update, "finished_at": self._now()}))
         finally:
             with self._lock:

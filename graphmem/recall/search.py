@@ -1,5 +1,7 @@
-"""Recall: vector and fulltext candidates fused by reciprocal rank, spread to the graph
-neighbourhood of the best hits, reweighted by memory dynamics and intent, then a trust pass.
+"""Recall: vector and fulltext candidates scored by relevance (cosine plus keyword evidence, each
+candidate also read in its episode context: recall/ranking.py, recall/episode_context.py), spread
+to the graph neighbourhood of the best hits, reweighted by memory dynamics and intent, then a
+trust pass.
 
 Two round trips to Neo4j, each an auto-commit read: candidates (vector, from the in-process
 vector cache checked in the graph, ANN or an exact scan of a small scope; and fulltext), then the
