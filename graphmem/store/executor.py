@@ -207,7 +207,7 @@ class QueryExecutor:
         self._bookmarks = neo4j.GraphDatabase.bookmark_manager()
 
     def _session(self) -> neo4j.Session:
-        return self._driver.session(database=self._database, bookmark_manager=self._bookmarks)
+        return self._session_for(neo4j.WRITE_ACCESS)  # the driver's default access mode
 
     def _session_for(self, access_mode: str) -> neo4j.Session:
         return self._driver.session(
