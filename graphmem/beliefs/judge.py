@@ -62,7 +62,7 @@ def _different_subjects(a: Clause, b: Clause) -> bool:
         return not a.subject_nouns & b.lemmas
     if pb and pb[0] == a.subject:
         return not b.subject_nouns & a.lemmas
-    words_a, words_b = set(a.subject.split()), set(b.subject.split())
+    words_a, words_b = {stem(w) for w in a.subject.split()}, {stem(w) for w in b.subject.split()}
     if not (pa or pb) and (words_a <= words_b or words_b <= words_a):
         return False
     return not ((b.change and a.subject in b.mentions) or (a.change and b.subject in a.mentions))
@@ -71,6 +71,8 @@ def _different_subjects(a: Clause, b: Clause) -> bool:
 def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: float) -> bool:
     if a.slot_nouns and b.slot_nouns:
         return bool(a.slot_nouns & b.slot_nouns)  # "partner" and "tennis partner" are two slots
+    if _changes_the_slot_of(a, b) or _changes_the_slot_of(b, a):
+        return True
     if _slot_is_value(a, b) or _slot_is_value(b, a):
         return False  # "Priya's manager is Rohan" and "Priya is a product manager": a slot, a title
     if a.predicate and a.predicate == b.predicate:
@@ -78,6 +80,8 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
     if a.predicate and b.predicate and not (a.change or b.change):
         return False  # "works as a hydrologist" and "cycles to work": two things the subject does
     if _changes_the_subject_of(a, b) or _changes_the_subject_of(b, a):
+        return True
+    if (a.change or b.change) and (_same_kind_of_value(a, b) or _names_the_act(a, b) or _names_the_act(b, a)):
         return True
     if _redoes(a, b) or _redoes(b, a):
         return True
@@ -100,6 +104,37 @@ def _changes_the_subject_of(changed: Clause, other: Clause) -> bool:
     if not (changed.change and changed.predicate and other.subject) or other.subject == changed.subject:
         return False
     return other.subject in changed.mentions
+
+
+def _changes_the_slot_of(changed: Clause, other: Clause) -> bool:
+    """Whether ``changed`` announces, with a verb of its own, a change done to the slot ``other``
+    fills ("Migrated the main database to MySQL" / "Our main database is Postgres")."""
+    return bool(changed.change and changed.predicate and other.slot_nouns & changed.mentions)
+
+
+def _names_the_act(noun: Clause, verb: Clause) -> bool:
+    """Whether ``noun`` is about the act ``verb`` does, named as a noun ("Deployment is handled by
+    Ansible now" / "We deploy with Capistrano")."""
+    if not (noun.subject and verb.predicate):
+        return False
+    return stem(noun.subject.split()[-1]) == stem(verb.predicate)
+
+
+def _same_kind_of_value(a: Clause, b: Clause) -> bool:
+    """Whether the two clauses name two different things of one kind besides their subject: the
+    same head noun with other modifiers ("the payments team" / "the search team", "the night
+    shift" / "the early shift"), the kind of value a change replaces."""
+
+    def kinds(clause: Clause) -> dict[str, set[str]]:
+        found: dict[str, set[str]] = {}
+        for phrase in clause.mentions - {clause.subject}:
+            words = phrase.split()
+            if len(words) > 1:
+                found.setdefault(stem(words[-1]), set()).add(phrase)
+        return found
+
+    ka, kb = kinds(a), kinds(b)
+    return any(ka[head] != kb[head] for head in ka.keys() & kb.keys())
 
 
 def _redoes(again: Clause, other: Clause) -> bool:
@@ -207,8 +242,9 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
     when_only = bool(differing) and differing <= a.dates | b.dates
     if when_only and a.plural and b.plural:
         return Verdict(False, "several things, each on its own date")
-    if a.event and b.event and a.verb == b.verb and not (a.change or b.change):
-        return Verdict(False, "two acts told in the past")  # "took the kids to the museum" / "to the beach"
+    if (a.event or b.event) and a.verb == b.verb and not (a.change or b.change or a.decided or b.decided):
+        # "took the kids to the museum" / "to the beach"; "ran a marathon in May" / "runs 5k every day"
+        return Verdict(False, "an act told in the past")
     if {a.verb, b.verb} & MULTI_VALUED and not when_only:
         return Verdict(False, "a slot with several values")
     return Verdict(True, "different value")

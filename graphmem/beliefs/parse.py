@@ -49,11 +49,12 @@ CHANGE_LEMMAS = _words(
     "now move relocate switch change replace migrate join leave become start promote transfer "
     "anymore longer new since reassign upgrade downgrade quit stop adopt sell drop hire appoint "
     "reschedule postpone push delay raise cut lower increase reduce update rename convert currently "
-    "retire resign fire sack marry divorce split engage grow rise climb jump extend shrink double halve"
+    "retire resign fire sack marry divorce split engage grow rise climb jump extend shrink double halve "
+    "instead nowadays"
 )
 # Of the change lemmas, these say it whatever their part of speech; the rest only as verbs
 # ("rose to 50" announces a change, "the climbing gym" does not).
-CHANGE_MARKERS = _words("now anymore longer new since currently")
+CHANGE_MARKERS = _words("now anymore longer new since currently instead nowadays")
 # A verb that heads a clause or a verb phrase (not "climbing" in "the climbing gym").
 VERB_DEPS = _words("ROOT conj xcomp ccomp advcl parataxis relcl")
 REPLACING_LEMMAS = _words("leave replace switch migrate sell quit drop swap trade ditch")

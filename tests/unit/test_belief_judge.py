@@ -289,3 +289,37 @@ def test_a_verb_read_as_a_noun_after_a_possessive_subject_is_a_verb() -> None:
     server = read_clause("The lab's build server runs on Ubuntu.")
     assert (server.subject, server.predicate) == ("lab's build server", "run")
     assert read_clause("The school's bus leaves at 8.").predicate == "leave"
+
+
+def test_a_change_done_to_the_slot_a_statement_fills_replaces_it() -> None:
+    # "our primary datastore" is a slot of ours; migrating it names that slot as its object
+    old = read_statement("Our primary datastore is MongoDB.")
+    assert judge(old, read_statement("We moved the primary datastore to DynamoDB last sprint."), 0.5).conflict
+
+
+def test_a_change_to_another_thing_of_the_same_kind_replaces_it() -> None:
+    old = read_statement("Femi is on the growth team.")
+    assert judge(old, read_statement("Femi transferred to the platform team."), 0.6).conflict
+    assert not judge(old, read_statement("Femi's wife is on the platform team."), 0.6).conflict
+
+
+def test_the_act_named_as_a_noun_is_the_slot_of_the_verb() -> None:
+    old = read_statement("We provision servers with Terraform.")
+    assert judge(old, read_statement("Provisioning is done with Pulumi now."), 0.5).conflict
+
+
+def test_a_subject_written_in_the_plural_and_in_the_singular_is_one_subject() -> None:
+    # the tagger reads a capitalised first word as a name and leaves it uninflected ("Builds")
+    old = read_statement("Our builds run on CircleCI.")
+    assert judge(old, read_statement("Builds now run on Buildkite."), 0.7).conflict
+
+
+def test_one_act_told_in_the_past_does_not_change_a_habit() -> None:
+    habit = read_statement("Ines swims 2 km every Saturday.")
+    assert not judge(habit, read_statement("Ines swam across the lake in August."), 0.6).conflict
+    assert judge(habit, read_statement("Ines now swims 3 km every Saturday."), 0.6).conflict
+
+
+def test_instead_announces_a_change() -> None:
+    old = read_statement("I drink oat milk in my coffee.")
+    assert judge(old, read_statement("I drink almond milk in my coffee instead."), 0.8).conflict
