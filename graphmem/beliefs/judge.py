@@ -12,6 +12,7 @@ and by how similar the two statements are.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from graphmem.beliefs.parse import Clause, clause_texts, read_clause, sentence_count
 from graphmem.beliefs.statements import MULTI_VALUED, Statement
@@ -199,6 +200,16 @@ def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
         return Verdict(False, "about the past")
     verdicts = [_judge_clauses(old, new, a, b, cosine) for a in _clauses(old) for b in _clauses(new)]
     return next((v for v in verdicts if v.conflict), verdicts[0])
+
+
+def judge_in_time(
+    first: Statement, first_at: datetime, second: Statement, second_at: datetime, cosine: float
+) -> Verdict:
+    """:func:`judge` with the statement that happened later as the new one, whatever the order
+    they arrived in: what a statement announces ("now", "also") it announces of its own time."""
+    if second_at < first_at:
+        return judge(second, first, cosine)
+    return judge(first, second, cosine)
 
 
 def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine: float) -> Verdict:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from graphmem.beliefs.judge import judge
+from graphmem.beliefs.judge import judge_in_time
 from graphmem.beliefs.plan import BeliefAction, BeliefPlan
 from graphmem.beliefs.statements import Statement, read_statement
 from graphmem.errors import LLMError
@@ -69,13 +69,15 @@ class BeliefChecker:
         """The lowest similarity at which a stored memory is worth checking."""
         return min(self._settings.fallback_min_cosine, self._settings.llm_min_cosine)
 
-    def offline(self, new: Statement, neighbours: Sequence[Neighbour]) -> BeliefPlan:
+    def offline(self, new: Statement, occurred_at: datetime, neighbours: Sequence[Neighbour]) -> BeliefPlan:
         """The deterministic plan: 'update' for each neighbour the judge finds in conflict."""
         actions = []
         for n in neighbours:
             if n.cosine < self._settings.fallback_min_cosine:
                 continue
-            verdict = judge(read_statement(n.text, n.speaker), new, n.cosine)
+            verdict = judge_in_time(
+                read_statement(n.text, n.speaker), n.occurred_at, new, occurred_at, n.cosine
+            )
             if verdict.conflict:
                 actions.append(BeliefAction(memory_id=n.id, action="update", reason=verdict.reason))
         return BeliefPlan(actions=actions, insert_new=True)
@@ -85,7 +87,7 @@ class BeliefChecker:
     ) -> tuple[BeliefPlan, Usage]:
         """The plan for ``text``; asks the LLM when one is configured and something is worth asking."""
         new = read_statement(text, speaker)
-        offline = self.offline(new, neighbours)
+        offline = self.offline(new, occurred_at, neighbours)
         flagged = set(offline.replaced())
         ask = [n for n in neighbours if n.cosine >= self._settings.llm_min_cosine or n.id in flagged]
         if not self._llm.available or not ask:

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from graphmem.beliefs.judge import judge
+from graphmem.beliefs.judge import judge, judge_in_time
 from graphmem.beliefs.refine import refines
 from graphmem.beliefs.resolver import BeliefChecker, Neighbour
 from graphmem.beliefs.statements import Statement, read_statement, speaker_in
@@ -310,7 +310,9 @@ class RememberPipeline:
             a, b = fresh[int(a_pos)], fresh[int(b_pos)]
             if a.scope != b.scope:
                 continue
-            verdict = judge(a.statement, b.statement, float(cosines[a_pos, b_pos]))
+            verdict = judge_in_time(
+                a.statement, a.occurred_at, b.statement, b.occurred_at, float(cosines[a_pos, b_pos])
+            )
             if not verdict.conflict:
                 continue
             winner, loser = (b, a) if b.occurred_at >= a.occurred_at else (a, b)

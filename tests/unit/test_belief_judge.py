@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
-from graphmem.beliefs.judge import judge
+from graphmem.beliefs.judge import judge, judge_in_time
 from graphmem.beliefs.statements import read_statement
 from graphmem.dynamics.contradiction import contradiction_beta, penalised_strength
 
@@ -323,3 +325,12 @@ def test_one_act_told_in_the_past_does_not_change_a_habit() -> None:
 def test_instead_announces_a_change() -> None:
     old = read_statement("I drink oat milk in my coffee.")
     assert judge(old, read_statement("I drink almond milk in my coffee instead."), 0.8).conflict
+
+
+def test_the_statement_that_happened_later_is_judged_as_the_new_one_whatever_the_arrival_order() -> None:
+    engaged = read_statement("Tomás and Ines got engaged in June.")
+    dating = read_statement("Tomás is dating Ines.")
+    march, july = datetime(2025, 3, 1, tzinfo=UTC), datetime(2025, 7, 1, tzinfo=UTC)
+    # the engagement was stored first, the older "is dating" arrives afterwards
+    assert judge_in_time(engaged, july, dating, march, 0.8).conflict
+    assert judge_in_time(dating, march, engaged, july, 0.8).conflict
