@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from graphmem.beliefs.parse import Clause, clause_texts, read_clause, sentence_count
+from graphmem.beliefs.parse import CHANGE_LEMMAS, Clause, clause_texts, read_clause, sentence_count
 from graphmem.beliefs.statements import MULTI_VALUED, Statement
 from graphmem.stemming import stem
 
@@ -76,7 +76,7 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
         return True
     if _slot_is_value(a, b) or _slot_is_value(b, a):
         return False  # "Priya's manager is Rohan" and "Priya is a product manager": a slot, a title
-    if a.predicate and a.predicate == b.predicate:
+    if a.predicate and a.predicate == b.predicate and a.predicate not in CHANGE_LEMMAS:
         return True
     if a.predicate and b.predicate and not (a.change or b.change):
         return False  # "works as a hydrologist" and "cycles to work": two things the subject does
@@ -102,8 +102,8 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
 def _changes_the_subject_of(changed: Clause, other: Clause) -> bool:
     """Whether ``changed`` announces, with a verb of its own, a change done to what ``other`` is
     about ("Postponed the audit to May 9" changes what "The audit is on April 2" says of the audit)."""
-    if not (changed.change and changed.predicate and other.subject) or other.subject == changed.subject:
-        return False
+    if not (changed.predicate in CHANGE_LEMMAS and other.subject) or other.subject == changed.subject:
+        return False  # the verb itself is the change ("a new sofa" changes nothing of the cat's)
     return other.subject in changed.mentions
 
 

@@ -318,8 +318,8 @@ def read_clause(text: str, speaker: str | None = None) -> Clause:
         return replace(clause, subject=name, mentions=clause.mentions | {name}, subject_nouns=nouns)
     restored = with_diary_subject(text, note=_key(text) is not None)
     clause = _read(restored, (speaker or "user").lower())
-    if restored != text and not speaker:
-        return replace(clause, subject=None)
+    if restored != text and not speaker:  # nor is the writer a thing the note names
+        return replace(clause, subject=None, mentions=clause.mentions - {clause.subject})
     return clause
 
 

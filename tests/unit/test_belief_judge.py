@@ -334,3 +334,13 @@ def test_the_statement_that_happened_later_is_judged_as_the_new_one_whatever_the
     # the engagement was stored first, the older "is dating" arrives afterwards
     assert judge_in_time(engaged, july, dating, march, 0.8).conflict
     assert judge_in_time(dating, march, engaged, july, 0.8).conflict
+
+
+def test_two_things_started_are_two_things() -> None:
+    old = read_statement("Omar started a vegetable patch behind the garage.")
+    assert not judge(old, read_statement("Omar started coaching the under-10s football team."), 0.5).conflict
+
+
+def test_something_new_in_what_someone_else_does_changes_nothing_of_the_subject() -> None:
+    old = read_statement("Lina adopted a greyhound called Dash.")
+    assert not judge(old, read_statement("The vet told Lina to buy a new harness for Dash."), 0.5).conflict
