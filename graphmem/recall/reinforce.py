@@ -19,6 +19,7 @@ log = logging.getLogger(__name__)
 
 LABILITY_WINDOW = timedelta(hours=6)
 MAX_LABILE = 10
+_TIMES = ("accessed_at", "labile_until")
 COALESCE_SECONDS = 0.25  # reinforcements submitted within this time are written together
 
 
@@ -98,7 +99,9 @@ class RetrievalReinforcer:
 
     def _touch(self, batch: list[tuple[list[Recalled], datetime]]) -> None:
         try:
-            self._store.touch([row for results, now in batch for row in touch_rows(results, now)])
+            rows = [row for results, now in batch for row in touch_rows(results, now)]
+            # As ISO-8601 text, read back by the query: the driver packs datetimes in pure Python.
+            self._store.touch([{**r, **{k: r[k].isoformat() for k in _TIMES}} for r in rows])
         except GraphmemError as e:
             log.warning("recalled memories were not reinforced: %s", e)
         except Exception:  # the thread must live on to end itself, and flush() must not hang
