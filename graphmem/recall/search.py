@@ -3,10 +3,12 @@ candidate also read in its episode context: recall/ranking.py, recall/episode_co
 to the graph neighbourhood of the best hits, reweighted by memory dynamics and intent, then a
 trust pass.
 
-Two round trips to Neo4j, each an auto-commit read: candidates (vector, from the in-process
-vector cache checked in the graph, ANN or an exact scan of a small scope; and fulltext), then the
+Round trips to Neo4j, each an auto-commit read: candidates (vector, from the in-process vector
+cache checked in the graph, ANN or an exact scan of a small scope; and fulltext), then the
 neighbourhood of the best with the records, lineage and conflicts of the whole pool (and a vector
-query per sub-query when the best match is weak).
+query per sub-query when the best match is weak). A scoped recall that the vector cache answers
+reads its fulltext candidates first, while the query is embedded in another thread, then checks
+its cached hits: three round trips, the first one beside the embedding.
 """
 
 from __future__ import annotations
@@ -248,7 +250,7 @@ class Recaller:
     def _query_vector(self, query: RecallQuery, *, ahead: bool) -> Callable[[], list[float]]:
         """The query's vector, as a call that returns it. With ``ahead``, a vector not cached is
         computed in another thread while the caller sends what does not need it (the fulltext
-        candidates: about the time of the embedding itself, 5 ms at 10k memories)."""
+        candidates)."""
         texts = (query.query, *(query.recent_context or []))
         if ahead and self._known_vector(texts) is None:
             return _embedding_pool().submit(self._embed, texts).result
