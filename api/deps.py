@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
+from starlette.concurrency import run_in_threadpool
 
 from graphmem.keys import KeyRing
 from graphmem.memory import Memory
@@ -25,7 +26,7 @@ class Caller:
     scopes: Sequence[str] | None  # a Grant when the key writes in fewer scopes than it reads (X5)
 
 
-def get_memory(request: Request) -> Memory:
+async def get_memory(request: Request) -> Memory:
     """The app's Memory facade."""
     memory: Memory = request.app.state.memory
     return memory
@@ -47,13 +48,21 @@ def _unauthorized() -> HTTPException:
     )
 
 
-def authenticate(request: Request) -> Caller:
+async def authenticate(request: Request) -> Caller:
     """The caller behind ``Authorization: Bearer <key>``; 401 when keys exist and it is none of them.
 
     Keys come from GRAPHMEM_API_KEYS and, when the app reads them, ``graphmem keys`` (stored
     hashed). With no key at all the API is open and unrestricted. Compared in constant time.
+    Checked on the event loop while the stored keys are fresh (no I/O: a hop to a worker thread
+    per dependency added up on every request), in a worker thread when they must be read again.
     """
     ring: KeyRing = request.app.state.key_ring
+    if ring.current():
+        return _caller(request, ring)
+    return await run_in_threadpool(_caller, request, ring)
+
+
+def _caller(request: Request, ring: KeyRing) -> Caller:
     if not ring.enabled():
         return Caller(scopes=None)
     token = _token(request)
@@ -68,12 +77,12 @@ def authenticate(request: Request) -> Caller:
 CallerDep = Annotated[Caller, Depends(authenticate)]
 
 
-def require_api_key(caller: CallerDep) -> None:
+async def require_api_key(caller: CallerDep) -> None:
     """When API keys are configured, demand ``Authorization: Bearer <key>`` with one of them."""
     del caller  # authenticating is the whole job
 
 
-def allowed_scopes(caller: CallerDep) -> list[str] | None:
+async def allowed_scopes(caller: CallerDep) -> list[str] | None:
     """The scopes the caller may read and write (its key's binding); None: unrestricted.
 
     An agent's key (X5) gives a :class:`graphmem.tenancy.Grant`: the list of scopes it reads,
@@ -83,9 +92,9 @@ def allowed_scopes(caller: CallerDep) -> list[str] | None:
     return caller.scopes if isinstance(caller.scopes, Grant) else list(caller.scopes)
 
 
-def key_scopes(caller: CallerDep) -> list[str] | None:
+async def key_scopes(caller: CallerDep) -> list[str] | None:
     """The scopes the presented API key is bound to (``secret@/user/alice|/team/x``); None if unbound."""
-    return allowed_scopes(caller)
+    return await allowed_scopes(caller)
 
 
 MemoryDep = Annotated[Memory, Depends(get_memory)]

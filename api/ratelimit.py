@@ -61,7 +61,7 @@ def _is_write(request: Request) -> bool:
     return not (request.method == "POST" and request.url.path.startswith(_READING_POSTS))
 
 
-def enforce_rate_limit(request: Request, caller: CallerDep) -> None:
+async def enforce_rate_limit(request: Request, caller: CallerDep) -> None:
     """429 with ``Retry-After`` once the caller's key has used up its read or write allowance."""
     limits: RateLimits | None = getattr(request.app.state, "rate_limits", None)
     if limits is None:

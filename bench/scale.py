@@ -19,7 +19,8 @@ Every number is a JSON line carrying the machine's load average (``load``) at th
 - recall: p50/p95/p99 of POST /v1/recall, 1 and 10 concurrent clients, in one user scope and
   across the whole graph; LoCoMo questions as queries, a different set for each of the four
   measurements and for the warm-up (the API keeps the vectors of queries it saw: a repeated
-  query would skip its embedding).
+  query would skip its embedding); and the API process's CPU time per recall (from /proc, with
+  its background reinforcement): unlike latency, a busy machine barely moves it.
 """
 
 from __future__ import annotations
@@ -125,6 +126,25 @@ def rss_mb(parent: int) -> float | None:
     return None
 
 
+def api_cpu_ms(url: str) -> float | None:
+    """User + system CPU time so far of the ``graphmem serve`` process listening at ``url`` (ms),
+    from /proc: with two APIs taking the same queries in turn, the CPU each one spends per recall
+    is its own, whatever the rest of the machine does."""
+    port = url.rsplit(":", 1)[1]
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        if "graphmem.cli serve" in cmdline and f"--port {port} " in f"{cmdline} ":
+            fields = stat.rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+    return None
+
+
 def neo4j_memory(target: Neo4jTarget) -> dict[str, str]:
     """Neo4j's heap and page cache settings as the server reports them."""
     with neo4j.GraphDatabase.driver(target.uri, auth=(target.user, target.password)) as driver:
@@ -183,10 +203,13 @@ def recall_latency(
         return out
 
     parts = [queries[i::clients] for i in range(clients)]
+    cpu_before = {cache: api_cpu_ms(url) for cache, url in urls.items()}
     with ThreadPoolExecutor(clients) as pool:
         done = list(pool.map(run, parts))
+    time.sleep(0.5)  # the background reinforcement of the last recalls
     for cache in urls:
         latencies = [x for d in done for x in d[cache]]
+        before, after = cpu_before[cache], api_cpu_ms(urls[cache])
         emit(
             metric="rest_recall_ms",
             where=label,
@@ -196,6 +219,9 @@ def recall_latency(
             p50=round(statistics.median(latencies), 1),
             p95=round(percentile(latencies, 95), 1),
             p99=round(percentile(latencies, 99), 1),
+            api_cpu_ms_per_recall=None
+            if before is None or after is None
+            else round((after - before) / len(latencies), 2),
         )
 
 

@@ -120,6 +120,12 @@ class KeyRing:
                 self._loaded_at = time.monotonic()
             return self._cached
 
+    def current(self) -> bool:
+        """Whether :meth:`enabled` and :meth:`lookup` answer without reading Neo4j for at least the
+        next second (no stored keys read, or read less than ``ttl`` - 1 seconds ago): the API
+        then checks a key on its event loop instead of in a worker thread."""
+        return self._load is None or time.monotonic() - self._loaded_at < self._ttl - 1.0
+
     def enabled(self) -> bool:
         """Whether any key exists (configured or stored live): then every request needs one.
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from fastapi import APIRouter
+from starlette.concurrency import run_in_threadpool
 
 from graphmem.api.deps import AllowedDep, MemoryDep
 from graphmem.api.schemas import ERROR_RESPONSES
@@ -12,9 +15,12 @@ router = APIRouter(tags=["recall"], responses=ERROR_RESPONSES)
 
 
 @router.post("/recall", response_model=RecallResult)
-def recall(body: RecallQuery, memory: MemoryDep, allowed: AllowedDep) -> RecallResult:
-    """Hybrid recall (vector + fulltext, fused by reciprocal rank) with confidence and evidence gaps."""
-    return memory.recall_query(body, allowed=allowed)
+async def recall(body: RecallQuery, memory: MemoryDep, allowed: AllowedDep) -> RecallResult:
+    """Hybrid recall (vector + fulltext candidates scored by relevance, spread to their graph
+    neighbours) with confidence and evidence gaps."""
+    # Awaited in a worker thread here rather than declared sync: FastAPI then checks the answer
+    # on the event loop instead of in a second worker thread.
+    return await run_in_threadpool(partial(memory.recall_query, body, allowed=allowed))
 
 
 @router.post("/feedback", response_model=FeedbackResult)

@@ -3,18 +3,23 @@ candidate also read in its episode context: recall/ranking.py, recall/episode_co
 to the graph neighbourhood of the best hits, reweighted by memory dynamics and intent, then a
 trust pass.
 
-Two round trips to Neo4j, each an auto-commit read: candidates (vector, from the in-process
-vector cache checked in the graph, ANN or an exact scan of a small scope; and fulltext), then the
+Round trips to Neo4j, each an auto-commit read: candidates (vector, from the in-process vector
+cache checked in the graph, ANN or an exact scan of a small scope; and fulltext), then the
 neighbourhood of the best with the records, lineage and conflicts of the whole pool (and a vector
-query per sub-query when the best match is weak).
+query per sub-query when the best match is weak). A scoped recall that the vector cache answers
+reads its fulltext candidates first, while the query is embedded in another thread, then checks
+its cached hits: three round trips, the first one beside the embedding.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
+from functools import cache
 
 import numpy as np
 
@@ -71,6 +76,15 @@ class RecallSettings:
     # Scoped recall ranks by vector in process (recall/vector_cache.py): at most this many memories
     # are held (4 bytes x dimension each: 384 floats make 150 MB per 100k); 0 turns the cache off.
     vector_cache_rows: int = 250_000
+
+
+EMBEDDING_THREADS = 4  # query vectors computed ahead at once, per process (the rest wait their turn)
+
+
+@cache
+def _embedding_pool() -> ThreadPoolExecutor:
+    """The process's threads that compute query vectors ahead (started on first use)."""
+    return ThreadPoolExecutor(EMBEDDING_THREADS, thread_name_prefix="graphmem-query-vector")
 
 
 QUERY_VECTOR_CACHE = 512  # query vectors kept (about 12 KB each as a list of floats: 6 MB at most)
@@ -210,11 +224,9 @@ class Recaller:
     def _embed(self, texts: tuple[str, ...]) -> list[float]:
         """The query vector of ``texts`` (the query, then recent context), from a small LRU cache:
         agents ask the same question again, and sub-queries repeat across recalls."""
-        with self._cache_lock:
-            cached = self._vectors.get(texts)
-            if cached is not None:
-                self._vectors.move_to_end(texts)
-                return cached
+        cached = self._known_vector(texts)
+        if cached is not None:
+            return cached
         vectors = self._embedder.embed(list(texts))
         if len(texts) == 1:
             vector: list[float] = np.asarray(vectors[0], dtype=np.float64).tolist()
@@ -228,8 +240,22 @@ class Recaller:
                 self._vectors.popitem(last=False)
         return vector
 
-    def _query_vector(self, query: RecallQuery) -> list[float]:
-        return self._embed((query.query, *(query.recent_context or [])))
+    def _known_vector(self, texts: tuple[str, ...]) -> list[float] | None:
+        with self._cache_lock:
+            cached = self._vectors.get(texts)
+            if cached is not None:
+                self._vectors.move_to_end(texts)
+            return cached
+
+    def _query_vector(self, query: RecallQuery, *, ahead: bool) -> Callable[[], list[float]]:
+        """The query's vector, as a call that returns it. With ``ahead``, a vector not cached is
+        computed in another thread while the caller sends what does not need it (the fulltext
+        candidates)."""
+        texts = (query.query, *(query.recent_context or []))
+        if ahead and self._known_vector(texts) is None:
+            return _embedding_pool().submit(self._embed, texts).result
+        vector = self._embed(texts)
+        return lambda: vector
 
     def recall(self, query: RecallQuery) -> RecallResult:
         """The memories that best answer ``query``.
@@ -241,7 +267,8 @@ class Recaller:
         where = search_filter(query)
         current_only = where.statuses == ["active"]
         seek = replace(where, statuses=["active", "superseded"]) if current_only else where
-        embedding = self._query_vector(query)
+        # The vector cache reads the fulltext candidates while the query vector is computed.
+        query_vector = self._query_vector(query, ahead=self._cache is not None and self._cache.answers(seek))
         lucene = lucene_query(query.query)
         # X6: under a tight token budget the deeper search is skipped (see recall/budget.py).
         deeper = (
@@ -255,11 +282,12 @@ class Recaller:
         def work(tx: Transaction) -> _Found:
             cached = (
                 self._cache.candidates(
-                    tx, embedding, lucene, seek, limit=pool, text_k=pool * 2, text_limit=pool
+                    tx, query_vector, lucene, seek, limit=pool, text_k=pool * 2, text_limit=pool
                 )
                 if self._cache is not None
                 else None
             )
+            embedding = query_vector()
             vector, fulltext = cached or self._search.candidates(
                 tx,
                 embedding,
@@ -339,7 +367,7 @@ class Recaller:
         """The ``limit`` nearest memories by vector alone (a sub-query): from the vector cache when
         it can answer, else from the graph's index (an exact scan when scopes are narrow)."""
         cached = (
-            self._cache.candidates(tx, embedding, None, where, limit=limit, text_k=1, text_limit=1)
+            self._cache.candidates(tx, lambda: embedding, None, where, limit=limit, text_k=1, text_limit=1)
             if self._cache is not None
             else None
         )

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -175,10 +176,16 @@ class VectorCache:
             for scope in stale:
                 subtree.revisions[scope] = graph.get(scope, 0)
 
+    def answers(self, where: SearchFilter) -> bool:
+        """Whether the cache may answer a recall filtered by ``where``: scopes asked for, each
+        within the caller's allowed ones (whole-graph recall has the graph's ANN index)."""
+        allowed = current_allowed()
+        return where.scopes is not None and all(within(path, allowed) for path, _ in where.scopes)
+
     def candidates(
         self,
         tx: Transaction,
-        embedding: list[float],
+        embedding: Callable[[], list[float]],
         lucene: str | None,
         where: SearchFilter,
         *,
@@ -189,37 +196,39 @@ class VectorCache:
         """Vector and fulltext candidates of a scoped recall, the vector ones ranked here and
         checked in the graph (as ``SearchStore.candidates`` returns them: exact top ``limit``).
 
-        None when the cache cannot answer exactly: no scope asked for (the whole graph has its
-        ANN index), a scope outside the caller's allowed ones, a subtree too large, writes racing
-        the recall, or filters dropping so many hits that the exact top ``limit`` is unknown.
+        The fulltext matches are read first and ``embedding`` is called after them: a query
+        vector being computed in another thread meanwhile costs no time of its own.
+        None when the cache cannot answer exactly: not :meth:`answers`, a subtree too large,
+        writes racing the recall, or filters dropping so many hits that the exact top ``limit``
+        is unknown.
         """
-        allowed = current_allowed()
-        if where.scopes is None or not all(within(path, allowed) for path, _ in where.scopes):
+        if not self.answers(where):
             return None
+        assert where.scopes is not None
         subtrees = []
         for path, prefix in where.scopes:
             found = self.subtree(tx, path, prefix)
             if found is None:
                 return None
             subtrees.append(found)
-        query = _normalised(np.asarray([embedding], dtype=np.float32))[0]
+        text_rows = (
+            []
+            if lucene is None
+            else scope_vectors.fulltext_rows(tx, lucene, where, text_k=text_k, text_limit=text_limit)
+        )
+        query = _normalised(np.asarray([embedding()], dtype=np.float32))[0]
         for _ in range(CATCH_UPS):
             hits, complete = self._nearest(subtrees, query, limit * HITS_PER_RESULT)
-            checked = scope_vectors.checked_candidates(
-                tx,
-                hits,
-                lucene,
-                where,
-                lambda m: self._cosine(subtrees, m, query),
-                limit=limit,
-                text_k=text_k,
-                text_limit=text_limit,
-            )
+            checked = scope_vectors.checked_candidates(tx, hits, where, limit=limit)
             stale = [(s, s.stale(checked.revisions)) for s in subtrees]
             if not any(scopes for _, scopes in stale):
                 if len(checked.vector) < limit and not complete:
                     return None
-                return checked.vector, checked.fulltext
+                # Cosines once the cache is current: a memory the fulltext index found is held.
+                fulltext = scope_vectors.fulltext_candidates(
+                    text_rows, lambda m: self._cosine(subtrees, m, query)
+                )
+                return checked.vector, fulltext
             for subtree, scopes in stale:
                 if scopes:
                     self.catch_up(tx, subtree, scopes, checked.revisions)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from graphmem.store.executor import Transaction
+from graphmem.store.executor import Row, Transaction
 from graphmem.store.search import Candidate, SearchFilter, facts_of
 
 
@@ -38,12 +38,11 @@ class ScopeChange:
 
 @dataclass(frozen=True)
 class CheckedCandidates:
-    """Candidates of a recall from cached vector hits: the graph's revisions of the scopes asked
-    for, the hits that pass the filters (best first) and the fulltext matches."""
+    """Vector candidates of a recall from cached hits: the graph's revisions of the scopes asked
+    for and the hits that pass the filters (best first)."""
 
     revisions: dict[str, int]
     vector: list[Candidate]
-    fulltext: list[Candidate]
 
 
 def _rows(
@@ -101,39 +100,42 @@ def ids_in(tx: Transaction, scopes: list[str]) -> dict[str, set[str]]:
 
 
 def checked_candidates(
-    tx: Transaction,
-    hits: list[tuple[str, float]],
-    lucene: str | None,
-    where: SearchFilter,
-    similarity: Callable[[str], float],
-    *,
-    limit: int,
-    text_k: int,
-    text_limit: int,
+    tx: Transaction, hits: list[tuple[str, float]], where: SearchFilter, *, limit: int
 ) -> CheckedCandidates:
     """Vector hits (id, cosine; best first) kept where they pass ``where`` (the first ``limit``),
-    the fulltext candidates of ``lucene`` (their cosine from ``similarity``), and the graph's
-    revisions of the scopes of ``where``, in one round trip."""
+    and the graph's revisions of the scopes of ``where``, in one round trip."""
     rows = tx.run(
         "search/recall_candidates_cached",
         hits=[{"id": i, "cosine": c, "rank": n} for n, (i, c) in enumerate(hits)],
-        text=lucene,
         limit=limit,
+        **where.params(),
+    )
+    row = rows[0]
+    vector = [
+        Candidate(str(h["id"]), float(h["score"]), facts_of(h), float(h["score"]), str(h["text"]))
+        for h in row["hits"]
+    ]
+    revisions = {str(s): int(r) for s, r in row["revisions"]}
+    return CheckedCandidates(revisions, vector)
+
+
+def fulltext_rows(
+    tx: Transaction, lucene: str, where: SearchFilter, *, text_k: int, text_limit: int
+) -> list[Row]:
+    """The fulltext matches of ``lucene`` that pass ``where`` (the best ``text_limit`` of the
+    index's ``text_k``), with their ranking facts; :func:`fulltext_candidates` adds their cosines."""
+    return tx.run(
+        "search/fulltext_candidates_cached",
+        text=lucene,
         text_k=text_k,
         text_limit=text_limit,
         **where.params(),
     )
-    row = rows[0]
-    vector: list[Candidate] = []
-    fulltext: list[Candidate] = []
-    for h in row["hits"]:
-        memory_id = str(h["id"])
-        if h["retriever"] == "vector":
-            cosine = float(h["score"])
-            vector.append(Candidate(memory_id, cosine, facts_of(h), cosine, str(h["text"])))
-        else:
-            fulltext.append(
-                Candidate(memory_id, float(h["score"]), facts_of(h), similarity(memory_id), str(h["text"]))
-            )
-    revisions = {str(s): int(r) for s, r in row["revisions"]}
-    return CheckedCandidates(revisions, vector, fulltext)
+
+
+def fulltext_candidates(rows: list[Row], similarity: Callable[[str], float]) -> list[Candidate]:
+    """Candidates of :func:`fulltext_rows`, each with its cosine to the query from ``similarity``."""
+    return [
+        Candidate(str(r["id"]), float(r["score"]), facts_of(r), similarity(str(r["id"])), str(r["text"]))
+        for r in rows
+    ]

@@ -1,5 +1,6 @@
 """Candidate search over memories: vector (ANN and exact), fulltext and graph neighbourhood, all
-filtered inside Cypher (scopes, layers, status, time). A recall is two round trips, auto-commit reads."""
+filtered inside Cypher (scopes, layers, status, time). A recall is two or three round trips,
+auto-commit reads (recall/search.py)."""
 
 from __future__ import annotations
 

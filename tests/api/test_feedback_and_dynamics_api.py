@@ -53,3 +53,14 @@ def test_a_recall_that_only_looks_changes_nothing(client: TestClient, memory: Me
     after = client.get(f"/v1/memories/{memory_id}").json()
     assert after["access_count"] == 0
     assert after["last_accessed_at"] == made["memory"]["last_accessed_at"]
+
+
+def test_recalls_in_quick_succession_each_reinforce(client: TestClient, memory: Memory, scope: str) -> None:
+    made = client.post("/v1/memories", json={"text": "Quentin's boat is moored at pier 7.", "scope": scope})
+    memory_id = made.json()["memory"]["id"]
+    for _ in range(3):  # within one coalescing window: written together, each one counted
+        client.post("/v1/recall", json={"query": "Where is Quentin's boat moored?", "scope": scope})
+    memory.settle()
+    after = client.get(f"/v1/memories/{memory_id}").json()
+    assert after["access_count"] == 3
+    assert after["last_accessed_at"] >= made.json()["memory"]["last_accessed_at"]
