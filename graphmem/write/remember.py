@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from itertools import pairwise
@@ -20,6 +20,7 @@ import numpy as np
 from graphmem.beliefs.judge import judge
 from graphmem.beliefs.refine import refines
 from graphmem.beliefs.resolver import BeliefChecker, Neighbour
+from graphmem.beliefs.restore import parse_docs
 from graphmem.beliefs.statements import Statement, read_statement, speaker_in
 from graphmem.clock import Clock
 from graphmem.dynamics.contradiction import contradiction_beta, penalised_strength
@@ -155,6 +156,8 @@ class RememberPipeline:
         scopes = [item.scope or ROOT for item in items]
         owners = self._batch_owners(vectors, scopes, statements, [text_key(item.text) for item in items])
         kept = [i for i, owner in enumerate(owners) if owner is None]
+        if self._limits.belief_checks:  # parsed now, outside the scope locks
+            parse_docs(_judged_bodies(self._close_pairs(vectors, kept, scopes, statements)))
         field_charge = needs_fields[0] if needs_fields and field_usage.calls else None
 
         def work(tx: Transaction) -> list[WriteResult]:
@@ -191,6 +194,14 @@ class RememberPipeline:
         )
         reinforcements: dict[str, Reinforcement] = {}
         supersessions: list[Supersession] = []
+        stored = {n.id: read_statement(n.text, _speaker(n)) for found in neighbours for n in found}
+        parse_docs(
+            _judged_bodies(
+                (stored[n.id], d.statement)
+                for d, found in zip(drafts, neighbours, strict=True)
+                for n in found
+            )
+        )
         for draft, found in zip(drafts, neighbours, strict=True):
             self._against_store(draft, found, now, reinforcements, supersessions)
         fresh = [d for d in drafts if d.reinforce_id is None]
@@ -297,6 +308,18 @@ class RememberPipeline:
                     Supersession(draft.memory_id, n.id, "refined", 0.0, n.strength, now, contradicts=False)
                 )
                 return
+
+    def _close_pairs(
+        self, vectors: np.ndarray, kept: list[int], scopes: list[str], statements: list[Statement]
+    ) -> list[tuple[Statement, Statement]]:
+        """The pairs of kept items of one scope that :meth:`_within_batch` may judge."""
+        if len(kept) < 2:
+            return []
+        block = vectors[kept]
+        close = np.argwhere(np.triu(block @ block.T >= self._beliefs.min_cosine, k=1))
+        return [
+            (statements[kept[a]], statements[kept[b]]) for a, b in close if scopes[kept[a]] == scopes[kept[b]]
+        ]
 
     def _within_batch(self, fresh: list[_Draft], vectors: np.ndarray, now: datetime) -> list[Supersession]:
         found: list[Supersession] = []
@@ -408,6 +431,20 @@ def _episode_heads(fresh: list[_Draft]) -> list[EpisodeHead]:
                 EpisodeHead(d.memory_id, d.scope, d.item.source, d.occurred_at, d.occurred_at - EPISODE_GAP)
             )
     return heads
+
+
+def _judged_bodies(pairs: Iterable[tuple[Statement, Statement]]) -> list[str]:
+    """The texts the judge parses for these pairs: those it does not turn away before parsing
+    (a statement that is not atomic, two speakers, two preference pairs). Parsed together in one
+    batch beforehand, each costs about half as much as when the judge parses it alone."""
+    bodies: list[str] = []
+    for a, b in pairs:
+        if not (a.atomic and b.atomic) or (a.ordered_pair and b.ordered_pair):
+            continue
+        if a.speaker and b.speaker and a.speaker != b.speaker:
+            continue
+        bodies += [a.body, b.body]
+    return bodies
 
 
 def _speaker(n: StoredNeighbour) -> str | None:
