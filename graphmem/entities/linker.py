@@ -9,9 +9,7 @@ or fallible beyond the database happens while the transaction is open.
 
 from __future__ import annotations
 
-import threading
 import uuid
-from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -21,15 +19,13 @@ from numpy.typing import NDArray
 
 from graphmem.clock import Clock, SystemClock
 from graphmem.embedding.base import Embedder
+from graphmem.embedding.kept import KeptVectors
 from graphmem.entities.extract import DEFAULT_TEXTS_PER_CALL, EntityExtractor, EntityMention
 from graphmem.entities.names import entity_key, group_id_for_scope
 from graphmem.entities.resolve import KnownEntity, Resolution, ResolveSettings, resolve_mentions
 from graphmem.llm.base import LLM, Usage
 from graphmem.store.entities import EntityStore, StoredEntity
 from graphmem.store.executor import Transaction
-
-# Names whose vectors are kept (384 floats each: 10,000 are 15 MB), oldest dropped first.
-NAME_CACHE_SIZE = 10_000
 
 MemoryToLink = tuple[str, str, str, str | None]
 """(memory_id, text, scope, speaker): a memory whose mentions to link; speaker may be None."""
@@ -67,8 +63,7 @@ class EntityLinker:
         self._store = store
         self._settings = settings or ResolveSettings()
         self._clock: Clock = clock or SystemClock()
-        self._name_cache: OrderedDict[str, NDArray[np.float32]] = OrderedDict()
-        self._cache_lock = threading.Lock()
+        self._names = KeptVectors(embedder)
 
     def plan(self, memories: Sequence[MemoryToLink]) -> tuple[list[dict[str, Any]], Usage]:
         """The mention rows of ``memories`` for :meth:`write`, and what the LLM calls cost.
@@ -114,20 +109,8 @@ class EntityLinker:
         EntityStore.link(tx, rows)
 
     def _name_vectors(self, mentions: Sequence[Sequence[EntityMention]]) -> dict[str, NDArray[np.float32]]:
-        """The vector of each name; names seen before come from the cache (the same few names,
-        speakers first, recur in almost every batch), the rest from one model call."""
-        names = sorted({m.name for found in mentions for m in found})
-        with self._cache_lock:
-            vectors = {name: self._name_cache[name] for name in names if name in self._name_cache}
-        missing = [name for name in names if name not in vectors]
-        if missing:
-            matrix = self._embedder.embed(missing)
-            with self._cache_lock:
-                for i, name in enumerate(missing):
-                    vectors[name] = self._name_cache[name] = matrix[i]
-                    if len(self._name_cache) > NAME_CACHE_SIZE:
-                        self._name_cache.popitem(last=False)
-        return vectors
+        """The vector of each name (the same few names, speakers first, recur in most batches)."""
+        return self._names.vectors(sorted({m.name for found in mentions for m in found}))
 
 
 def _rows(

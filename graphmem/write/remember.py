@@ -8,12 +8,14 @@ then write everything in one transaction.
 from __future__ import annotations
 
 import functools
+import logging
+import threading
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from itertools import pairwise
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -42,6 +44,8 @@ from graphmem.store.memories import (
 from graphmem.write.dedup import batch_duplicates, text_key
 from graphmem.write.fields import FieldInference
 
+log = logging.getLogger(__name__)
+
 DEFAULT_IMPORTANCE = 0.5
 DEFAULT_CONFIDENCE = 1.0
 INITIAL_STRENGTH = 1.0
@@ -58,6 +62,15 @@ class GraphLinker(Protocol):
 
     def write(self, tx: Transaction, rows: list[dict[str, Any]]) -> None:
         """Write the planned rows inside the write transaction."""
+        ...
+
+
+@runtime_checkable
+class ReadsAhead(Protocol):
+    """A linker with work that only the texts decide, done before the transaction and cached."""
+
+    def read_ahead(self, texts: Sequence[tuple[str, datetime]]) -> None:
+        """Work out and cache what :meth:`GraphLinker.plan` will need of these (text, occurred_at)."""
         ...
 
 
@@ -151,13 +164,16 @@ class RememberPipeline:
         if self._limits.infer_fields:
             items, field_usage = self._fields.complete(items)
         now = self._clock.now()
-        vectors = self._embedder.embed([item.text for item in items])
         statements = [read_statement(item.text, speaker_of(item)) for item in items]
+        ahead = self._read_ahead(items, statements, now)
+        try:
+            vectors = self._embedder.embed([item.text for item in items])
+        finally:
+            if ahead is not None:
+                ahead.join()
         scopes = [item.scope or ROOT for item in items]
         owners = self._batch_owners(vectors, scopes, statements, [text_key(item.text) for item in items])
         kept = [i for i, owner in enumerate(owners) if owner is None]
-        if self._limits.belief_checks:  # parsed now, outside the scope locks
-            parse_docs(_judged_bodies(self._close_pairs(vectors, kept, scopes, statements)))
         field_charge = needs_fields[0] if needs_fields and field_usage.calls else None
 
         def work(tx: Transaction) -> list[WriteResult]:
@@ -194,7 +210,7 @@ class RememberPipeline:
         )
         reinforcements: dict[str, Reinforcement] = {}
         supersessions: list[Supersession] = []
-        stored = {n.id: read_statement(n.text, _speaker(n)) for found in neighbours for n in found}
+        stored = _statements(neighbours)
         parse_docs(
             _judged_bodies(
                 (stored[n.id], d.statement)
@@ -203,7 +219,7 @@ class RememberPipeline:
             )
         )
         for draft, found in zip(drafts, neighbours, strict=True):
-            self._against_store(draft, found, now, reinforcements, supersessions)
+            self._against_store(draft, found, stored, now, reinforcements, supersessions)
         fresh = [d for d in drafts if d.reinforce_id is None]
         if self._limits.belief_checks:
             supersessions += self._within_batch(fresh, vectors, now)
@@ -245,6 +261,7 @@ class RememberPipeline:
         self,
         draft: _Draft,
         found: list[StoredNeighbour],
+        stored: dict[str, Statement],
         now: datetime,
         reinforcements: dict[str, Reinforcement],
         supersessions: list[Supersession],
@@ -258,7 +275,7 @@ class RememberPipeline:
         for n in found:
             if n.cosine < self._limits.store_duplicate_cosine:
                 break
-            if not judge(read_statement(n.text, _speaker(n)), draft.statement, n.cosine).conflict:
+            if not judge(stored[n.id], draft.statement, n.cosine).conflict:
                 draft.reinforce_id = n.id
                 reinforcements[n.id] = _reinforcement(reinforcements.get(n.id), n, now)
                 return
@@ -277,7 +294,7 @@ class RememberPipeline:
             reinforcements[found[0].id] = _reinforcement(reinforcements.get(found[0].id), found[0], now)
             return
         by_id = {n.id: n for n in found}
-        self._refinements(draft, [n for n in found if n.id not in replaced], now, supersessions)
+        self._refinements(draft, [n for n in found if n.id not in replaced], stored, now, supersessions)
         for memory_id, reason in replaced.items():
             old = by_id[memory_id]
             draft.actions.append(f"contradicts:{old.id}")
@@ -295,13 +312,16 @@ class RememberPipeline:
 
     @staticmethod
     def _refinements(
-        draft: _Draft, candidates: list[StoredNeighbour], now: datetime, supersessions: list[Supersession]
+        draft: _Draft,
+        candidates: list[StoredNeighbour],
+        stored: dict[str, Statement],
+        now: datetime,
+        supersessions: list[Supersession],
     ) -> None:
         """D3: a labile memory restated with a qualification is refined by the new statement."""
         for n in candidates:
-            old = read_statement(n.text, _speaker(n))
             if draft.occurred_at >= n.occurred_at and refines(
-                old, draft.statement, n.cosine, n.labile_until, now
+                stored[n.id], draft.statement, n.cosine, n.labile_until, now
             ):
                 draft.actions += [f"refined:{n.id}", f"superseded:{n.id}"]
                 supersessions.append(
@@ -309,17 +329,33 @@ class RememberPipeline:
                 )
                 return
 
-    def _close_pairs(
-        self, vectors: np.ndarray, kept: list[int], scopes: list[str], statements: list[Statement]
-    ) -> list[tuple[Statement, Statement]]:
-        """The pairs of kept items of one scope that :meth:`_within_batch` may judge."""
-        if len(kept) < 2:
-            return []
-        block = vectors[kept]
-        close = np.argwhere(np.triu(block @ block.T >= self._beliefs.min_cosine, k=1))
-        return [
-            (statements[kept[a]], statements[kept[b]]) for a, b in close if scopes[kept[a]] == scopes[kept[b]]
-        ]
+    def _read_ahead(
+        self, items: Sequence[MemoryInput], statements: list[Statement], now: datetime
+    ) -> threading.Thread | None:
+        """Start reading what only the texts decide, beside the embedding and before the scope
+        locks: the parses of the statements the belief check judges, and what linkers read ahead
+        (the future days a text names). The model call leaves the interpreter free, so this runs
+        on the second core meanwhile; what it finds is cached where the write path looks. Only
+        for batches: a lone text embeds too quickly to hide anything behind."""
+        if len(items) < 2:
+            return None
+        bodies = [s.body for s in statements if s.atomic] if self._limits.belief_checks else []
+        texts = [(item.text, item.occurred_at or now) for item in items]
+        readers = [linker for linker in self._linkers if isinstance(linker, ReadsAhead)]
+        if not self._limits.link_graph:
+            readers = []
+
+        def read() -> None:
+            try:
+                parse_docs(bodies)
+                for reader in readers:
+                    reader.read_ahead(texts)
+            except Exception:  # only a head start: the write path does it again and raises then
+                log.warning("reading ahead of a write failed", exc_info=True)
+
+        thread = threading.Thread(target=read, name="graphmem-read-ahead", daemon=True)
+        thread.start()
+        return thread
 
     def _within_batch(self, fresh: list[_Draft], vectors: np.ndarray, now: datetime) -> list[Supersession]:
         found: list[Supersession] = []
@@ -431,6 +467,17 @@ def _episode_heads(fresh: list[_Draft]) -> list[EpisodeHead]:
                 EpisodeHead(d.memory_id, d.scope, d.item.source, d.occurred_at, d.occurred_at - EPISODE_GAP)
             )
     return heads
+
+
+def _statements(neighbours: list[list[StoredNeighbour]]) -> dict[str, Statement]:
+    """The statement of each stored neighbour, read once per batch (one stored memory neighbours
+    many new items of a batch)."""
+    read: dict[str, Statement] = {}
+    for found in neighbours:
+        for n in found:
+            if n.id not in read:
+                read[n.id] = read_statement(n.text, _speaker(n))
+    return read
 
 
 def _judged_bodies(pairs: Iterable[tuple[Statement, Statement]]) -> list[str]:
