@@ -8,14 +8,12 @@ then write everything in one transaction.
 from __future__ import annotations
 
 import functools
-import logging
-import threading
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from itertools import pairwise
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -41,10 +39,9 @@ from graphmem.store.memories import (
     StoredNeighbour,
     Supersession,
 )
+from graphmem.write.ahead import judged_bodies, read_ahead, stored_statements
 from graphmem.write.dedup import batch_duplicates, text_key
 from graphmem.write.fields import FieldInference
-
-log = logging.getLogger(__name__)
 
 DEFAULT_IMPORTANCE = 0.5
 DEFAULT_CONFIDENCE = 1.0
@@ -62,15 +59,6 @@ class GraphLinker(Protocol):
 
     def write(self, tx: Transaction, rows: list[dict[str, Any]]) -> None:
         """Write the planned rows inside the write transaction."""
-        ...
-
-
-@runtime_checkable
-class ReadsAhead(Protocol):
-    """A linker with work that only the texts decide, done before the transaction and cached."""
-
-    def read_ahead(self, texts: Sequence[tuple[str, datetime]]) -> None:
-        """Work out and cache what :meth:`GraphLinker.plan` will need of these (text, occurred_at)."""
         ...
 
 
@@ -165,7 +153,13 @@ class RememberPipeline:
             items, field_usage = self._fields.complete(items)
         now = self._clock.now()
         statements = [read_statement(item.text, speaker_of(item)) for item in items]
-        ahead = self._read_ahead(items, statements, now)
+        ahead = None
+        if len(items) > 1:  # a lone text embeds too quickly to hide anything behind it
+            ahead = read_ahead(
+                [s.body for s in statements if s.atomic] if self._limits.belief_checks else [],
+                [(item.text, item.occurred_at or now) for item in items],
+                self._linkers if self._limits.link_graph else (),
+            )
         try:
             vectors = self._embedder.embed([item.text for item in items])
         finally:
@@ -210,9 +204,9 @@ class RememberPipeline:
         )
         reinforcements: dict[str, Reinforcement] = {}
         supersessions: list[Supersession] = []
-        stored = _statements(neighbours)
+        stored = stored_statements(neighbours)
         parse_docs(
-            _judged_bodies(
+            judged_bodies(
                 (stored[n.id], d.statement)
                 for d, found in zip(drafts, neighbours, strict=True)
                 for n in found
@@ -329,34 +323,6 @@ class RememberPipeline:
                 )
                 return
 
-    def _read_ahead(
-        self, items: Sequence[MemoryInput], statements: list[Statement], now: datetime
-    ) -> threading.Thread | None:
-        """Start reading what only the texts decide, beside the embedding and before the scope
-        locks: the parses of the statements the belief check judges, and what linkers read ahead
-        (the future days a text names). The model call leaves the interpreter free, so this runs
-        on the second core meanwhile; what it finds is cached where the write path looks. Only
-        for batches: a lone text embeds too quickly to hide anything behind."""
-        if len(items) < 2:
-            return None
-        bodies = [s.body for s in statements if s.atomic] if self._limits.belief_checks else []
-        texts = [(item.text, item.occurred_at or now) for item in items]
-        readers = [linker for linker in self._linkers if isinstance(linker, ReadsAhead)]
-        if not self._limits.link_graph:
-            readers = []
-
-        def read() -> None:
-            try:
-                parse_docs(bodies)
-                for reader in readers:
-                    reader.read_ahead(texts)
-            except Exception:  # only a head start: the write path does it again and raises then
-                log.warning("reading ahead of a write failed", exc_info=True)
-
-        thread = threading.Thread(target=read, name="graphmem-read-ahead", daemon=True)
-        thread.start()
-        return thread
-
     def _within_batch(self, fresh: list[_Draft], vectors: np.ndarray, now: datetime) -> list[Supersession]:
         found: list[Supersession] = []
         if len(fresh) < 2:
@@ -467,31 +433,6 @@ def _episode_heads(fresh: list[_Draft]) -> list[EpisodeHead]:
                 EpisodeHead(d.memory_id, d.scope, d.item.source, d.occurred_at, d.occurred_at - EPISODE_GAP)
             )
     return heads
-
-
-def _statements(neighbours: list[list[StoredNeighbour]]) -> dict[str, Statement]:
-    """The statement of each stored neighbour, read once per batch (one stored memory neighbours
-    many new items of a batch)."""
-    read: dict[str, Statement] = {}
-    for found in neighbours:
-        for n in found:
-            if n.id not in read:
-                read[n.id] = read_statement(n.text, _speaker(n))
-    return read
-
-
-def _judged_bodies(pairs: Iterable[tuple[Statement, Statement]]) -> list[str]:
-    """The texts the judge parses for these pairs: those it does not turn away before parsing
-    (a statement that is not atomic, two speakers, two preference pairs). Parsed together in one
-    batch beforehand, each costs about half as much as when the judge parses it alone."""
-    bodies: list[str] = []
-    for a, b in pairs:
-        if not (a.atomic and b.atomic) or (a.ordered_pair and b.ordered_pair):
-            continue
-        if a.speaker and b.speaker and a.speaker != b.speaker:
-            continue
-        bodies += [a.body, b.body]
-    return bodies
 
 
 def _speaker(n: StoredNeighbour) -> str | None:
