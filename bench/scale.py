@@ -6,7 +6,9 @@
     python -m bench.scale --layout one          # everything in one scope
     python -m bench.scale --consolidate         # also time one nightly consolidation (slow)
     python -m bench.scale --compare-cache       # recall without and with the vector cache, interleaved
-    python -m bench.scale --compare-with DIR    # recall of the checkout in DIR (before) and this one
+    python -m bench.scale --compare-with DIR    # recall and REST ingest of the checkout in DIR (before)
+                                                # and this one, interleaved
+    python -m bench.scale --ingest-only         # skip the recall measurements
 
 Every number is a JSON line carrying the machine's load average (``load``) at that moment.
 - corpus: LoCoMo turns (read in place from ../shared/data), then combinations of two turns of
