@@ -108,17 +108,19 @@ class GroupCommit:
             return group
 
     def _write_group(self, group: list[_Batch]) -> None:
-        """Write the group's batches as one; on failure each is marked to be written alone."""
+        """Write the group's batches as one; when that fails (however), each is marked to be
+        written again alone, so its own error reaches its own caller."""
+        results: list[WriteResult] | None = None
         try:
             results = self._write([item for member in group for item in member.items])
-        except Exception:  # each batch is written again alone: its own error surfaces then
-            for member in group:
-                member.alone = True
-        else:
+        except Exception:
+            results = None
+        finally:
             start = 0
             for member in group:
-                member.results = results[start : start + len(member.items)]
-                start += len(member.items)
-        finally:
-            for member in group:
+                if results is None:
+                    member.alone = True
+                else:
+                    member.results = results[start : start + len(member.items)]
+                    start += len(member.items)
                 member.done.set()
