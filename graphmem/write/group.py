@@ -9,7 +9,10 @@ next free slot takes them together. Nothing waits on a timer: a writer alone goe
 A group never holds two batches that write to one scope, nor batches of different callers'
 scope bindings, so every result is the one the batch would have had alone: duplicates,
 contradictions, episodes and entity links are all worked out within a scope, and the writes to one
-scope still follow one another (the next group sees what the last one stored). When a group fails,
+scope still follow one another (the next group sees what the last one stored). A batch for a scope
+that another batch is writing or waiting to write is not grouped at all: it waits for that scope's
+lock in the graph as it would without grouping, so the writers of one busy scope hold up no group
+(and no group holds up them). When a group fails,
 each of its batches is written again on its own, so a bad batch fails alone and nothing of it is
 stored.
 """
@@ -60,6 +63,7 @@ class GroupCommit:
         self._free = threading.Condition()
         self._waiting: list[_Batch] = []
         self._running = 0
+        self._writing: dict[str, int] = {}  # scope -> batches being written to it
 
     def write(self, items: Sequence[MemoryInput], binding: Hashable = None) -> list[WriteResult]:
         """Write ``items`` (alone or with other callers' batches); their results, in input order.
@@ -68,6 +72,13 @@ class GroupCommit:
         Raises what writing ``items`` alone raises.
         """
         batch = _Batch(items, binding, frozenset(item.scope or ROOT for item in items))
+        if self._contended(batch):
+            # Its scope is being written or waited for already: it waits for that scope's lock in
+            # the graph, as without grouping, and holds up no group meanwhile.
+            try:
+                return self._write(items)
+            finally:
+                self._done_writing(batch.scopes, group=False)
         group = self._lead(batch)
         if group is not None:
             try:
@@ -75,9 +86,7 @@ class GroupCommit:
                     return self._write(items)
                 self._write_group(group)
             finally:
-                with self._free:
-                    self._running -= 1
-                    self._free.notify_all()
+                self._done_writing(frozenset().union(*(member.scopes for member in group)), group=True)
         batch.done.wait()
         if batch.alone:
             return self._write(items)
@@ -105,7 +114,33 @@ class GroupCommit:
                 member.taken = True
             self._waiting = [b for b in self._waiting if not b.taken]
             self._running += 1
+            for scope in scopes:
+                self._writing[scope] = self._writing.get(scope, 0) + 1
             return group
+
+    def _contended(self, batch: _Batch) -> bool:
+        """Whether another batch writes or waits to write one of ``batch``'s scopes; if so, the
+        batch counts as being written from now on (and is written outside the groups)."""
+        with self._free:
+            busy = any(scope in self._writing for scope in batch.scopes) or any(
+                other.scopes & batch.scopes for other in self._waiting
+            )
+            if busy:
+                for scope in batch.scopes:
+                    self._writing[scope] = self._writing.get(scope, 0) + 1
+            return busy
+
+    def _done_writing(self, scopes: frozenset[str], *, group: bool) -> None:
+        with self._free:
+            for scope in scopes:
+                left = self._writing[scope] - 1
+                if left:
+                    self._writing[scope] = left
+                else:
+                    del self._writing[scope]
+            if group:
+                self._running -= 1
+            self._free.notify_all()
 
     def _write_group(self, group: list[_Batch]) -> None:
         """Write the group's batches as one; when that fails (however), each is marked to be

@@ -136,3 +136,20 @@ def test_a_group_stops_growing_at_its_item_limit() -> None:
     outcomes = _send_while_first_is_held(group, writer, batches)
     assert all(isinstance(o, list) for o in outcomes)
     assert max(len(call) for call in writer.calls) <= 3
+
+
+def test_a_write_to_a_scope_already_being_written_goes_its_own_way_at_once() -> None:
+    writer = Writer()
+    group = GroupCommit(writer, max_running=1)
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(group.write, [MemoryInput(text="t0", scope="/busy")])
+        while not writer.calls:
+            threading.Event().wait(0.005)
+        # the only group slot is taken, yet a second write to the busy scope is not held up behind
+        # it: it is written by itself, as without grouping (the scope's lock in the graph orders them)
+        second = pool.submit(group.write, [MemoryInput(text="t1", scope="/busy")])
+        assert second.result(5)[0].memory.text == "t1"
+        assert not first.done()
+        writer.gate.set()
+        assert first.result(5)[0].memory.text == "t0"
+    assert writer.calls == [["t0"], ["t1"]]
