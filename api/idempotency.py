@@ -10,12 +10,15 @@ per caller (per API key). Answers that a retry may change (5xx, 401, 408, 409, 4
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 import threading
+from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import TypeVar
 
+import anyio
+import anyio.to_thread
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from graphmem.api.errors import error_response, status_for
@@ -24,11 +27,13 @@ from graphmem.memory import Memory
 from graphmem.store.idempotency import Claim, StoredAnswer
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 HEADER = "idempotency-key"
 MAX_KEY_LENGTH = 255
 WRITE_METHODS = frozenset({"POST", "PATCH", "PUT", "DELETE"})
 NOT_KEPT = frozenset({401, 408, 409, 429})
+THREADS = 40  # claims and answers at once (as many as the endpoints' own pool)
 REPLAYED_HEADERS = ("content-type", "location", "retry-after")
 
 
@@ -71,6 +76,15 @@ class IdempotencyMiddleware:
         # claim, so a client retrying after an outage is not told "in progress" for minutes.
         self._unreleased: dict[str, Claim] = {}
         self._unreleased_lock = threading.Lock()
+        self._limiter: anyio.CapacityLimiter | None = None  # made in the event loop, on first use
+
+    async def _in_thread(self, fn: Callable[..., T], *args: object) -> T:
+        """Run a claim or an answer (a small Neo4j write) in a thread of this middleware's own pool:
+        asyncio's default one has one thread per core plus four, and 50 concurrent writers queued
+        behind it."""
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(THREADS)
+        return await anyio.to_thread.run_sync(fn, *args, limiter=self._limiter)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         key = _header(scope, HEADER) if scope["type"] == "http" else None
@@ -87,7 +101,7 @@ class IdempotencyMiddleware:
         )
         memory: Memory = scope["app"].state.memory
         try:
-            claim = await asyncio.to_thread(self._claim, memory, caller_of(scope), key, route, digest)
+            claim = await self._in_thread(self._claim, memory, caller_of(scope), key, route, digest)
         except GraphmemError as e:
             await error_response(status_for(e), e.code, str(e))(scope, receive, send)
             return
@@ -136,13 +150,13 @@ class IdempotencyMiddleware:
         try:
             await self.app(scope, replay_receive, keep)
         except BaseException:
-            await asyncio.to_thread(self._release, memory, claim)
+            await self._in_thread(self._release, memory, claim)
             raise
         answer = _answer(messages)
         if answer is None or answer.status >= 500 or answer.status in NOT_KEPT:
-            await asyncio.to_thread(self._release, memory, claim)
+            await self._in_thread(self._release, memory, claim)
         else:
-            await asyncio.to_thread(_quietly, memory.idempotency.complete, claim, answer, datetime.now(UTC))
+            await self._in_thread(_quietly, memory.idempotency.complete, claim, answer, datetime.now(UTC))
         for message in messages:
             await send(message)
 

@@ -2,6 +2,9 @@
 
     python -m bench.load                      # 50 writers, 10 readers, 2,000 + 600 writes
     python -m bench.load --scale 0.25         # the same, a quarter of the writes
+    python -m bench.load --distinct --no-fault --readers 0 --compare-with DIR
+        # every writer on a scope of its own; the API of the checkout in DIR (variant 'before')
+        # and this one ('after') in turn on one Neo4j, twice each, alternating which goes first
 
 Phase ``contention``: writers on distinct scopes and on one shared scope (near-duplicates: the
 same facts in other casing and punctuation; conflicting texts: one slot, several values) while
@@ -28,7 +31,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -76,13 +79,16 @@ class Tally:
     read_5xx: list[float] = field(default_factory=list)
 
 
-def _work(phase: str, writes: int, writers: int, background_share: float) -> list[dict[str, Any]]:
-    """The writes of one phase: half to distinct scopes, half to the shared one."""
+def _work(
+    phase: str, writes: int, writers: int, background_share: float, distinct: bool = False
+) -> list[dict[str, Any]]:
+    """The writes of one phase: half to distinct scopes, half to the shared one (all to distinct
+    scopes when ``distinct``)."""
     rng = random.Random(phase)
     items: list[dict[str, Any]] = []
     for i in range(writes):
         key = f"{phase}-{i}-{uuid.uuid4().hex[:8]}"
-        if i % 2 == 0:
+        if i % 2 == 0 or distinct:
             scope, text = (
                 f"/load/{phase}/w{i % writers}",
                 f"Fact {i} of {phase}: ticket {rng.randint(1, 10**9)}.",
@@ -182,7 +188,7 @@ def _reader(url: str, scopes: list[str], tally: Tally, stop: threading.Event) ->
 
 
 @contextmanager
-def _api(target: Neo4jTarget, log: Path) -> Iterator[str]:
+def _api(target: Neo4jTarget, log: Path, source: Path | None = None) -> Iterator[str]:
     port = free_port()
     env = {
         **os.environ,
@@ -191,6 +197,7 @@ def _api(target: Neo4jTarget, log: Path) -> Iterator[str]:
         "GRAPHMEM_NEO4J_PASSWORD": target.password,
         "GRAPHMEM_LLM": "none",
         "GRAPHMEM_CONSOLIDATION_HEARTBEAT_MINUTES": "0",
+        **({"PYTHONPATH": str(source)} if source is not None else {}),
     }
     with log.open("wb") as sink:
         process = subprocess.Popen(
@@ -198,6 +205,7 @@ def _api(target: Neo4jTarget, log: Path) -> Iterator[str]:
             env=env,
             stdout=sink,
             stderr=sink,
+            cwd=source,  # `python -m` puts the working directory first on sys.path
         )
         url = f"http://127.0.0.1:{port}"
         try:
@@ -273,7 +281,7 @@ def run_phase(
     fault: ManagedNeo4j | None = None,
 ) -> dict[str, Any]:
     """One phase of load (with a Neo4j kill and restart when ``fault`` is given); returns its figures."""
-    work = _work(phase, writes, args.writers, 0.1 if fault else 0.0)
+    work = _work(phase, writes, args.writers, 0.1 if fault else 0.0, args.distinct)
     queue = list(reversed(work))
     tally = Tally()
     deadline = time.monotonic() + args.max_seconds
@@ -326,9 +334,26 @@ def run_phase(
         "reads": tally.reads,
         "latency_ms": _percentiles(tally.latencies),
         "seconds": round(elapsed, 1),
+        "writes_per_s": round(len(tally.texts) / elapsed, 1) if elapsed else None,
+        "load": round(os.getloadavg()[0], 2),
         "outage_seconds": round(outage[1] - outage[0], 1) if outage else None,
         "api_recovered_after_restart_s": round(recovered_after, 1) if recovered_after is not None else None,
     }
+
+
+def _compare(target: Neo4jTarget, home: Path, args: argparse.Namespace) -> None:
+    """The contention phase through the API of ``args.compare_with`` and this one, in turn (each
+    round writes scopes of its own); one JSON line per run, with its ``variant``."""
+    writes = int(args.writes * args.scale)
+    with ExitStack() as apis:
+        urls = {
+            "before": apis.enter_context(_api(target, home / "before.log", args.compare_with)),
+            "after": apis.enter_context(_api(target, home / "after.log")),
+        }
+        for round_ in range(2):
+            for variant in ("before", "after") if round_ % 2 == 0 else ("after", "before"):
+                figures = run_phase(f"{variant}{round_}", urls[variant], target, args, writes)
+                print(json.dumps({"variant": variant, **figures}), flush=True)
 
 
 def main() -> None:
@@ -341,6 +366,15 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="multiply both write counts")
     parser.add_argument("--outage-seconds", type=float, default=3.0)
     parser.add_argument("--max-seconds", type=float, default=1800.0, help="writers give up after this")
+    parser.add_argument("--distinct", action="store_true", help="every write to its writer's own scope")
+    parser.add_argument("--no-fault", action="store_true", help="skip the fault phase")
+    parser.add_argument(
+        "--compare-with",
+        type=Path,
+        metavar="DIR",
+        help="run the contention phase through the API of the checkout in DIR ('before') and this "
+        "one ('after'), twice each, alternating; e.g. git archive <commit> | tar -x -C DIR",
+    )
     args = parser.parse_args()
     settings = Settings()
     with tempfile.TemporaryDirectory(prefix="graphmem-load-") as home:
@@ -357,11 +391,16 @@ def main() -> None:
         info = server.start()
         target = Neo4jTarget(info.uri, info.user, info.password.get_secret_value(), "neo4j")
         try:
+            if args.compare_with is not None:
+                _compare(target, Path(home), args)
+                return
             with _api(target, Path(home) / "api.log") as url:
                 for phase, writes, fault in (
                     ("contention", int(args.writes * args.scale), None),
                     ("fault", int(args.fault_writes * args.scale), server),
                 ):
+                    if fault is not None and args.no_fault:
+                        continue
                     print(json.dumps(run_phase(phase, url, target, args, writes, fault)), flush=True)
         finally:
             server.stop()

@@ -6,7 +6,9 @@
     python -m bench.scale --layout one          # everything in one scope
     python -m bench.scale --consolidate         # also time one nightly consolidation (slow)
     python -m bench.scale --compare-cache       # recall without and with the vector cache, interleaved
-    python -m bench.scale --compare-with DIR    # recall of the checkout in DIR (before) and this one
+    python -m bench.scale --compare-with DIR    # recall and REST ingest of the checkout in DIR (before)
+                                                # and this one, interleaved
+    python -m bench.scale --ingest-only         # skip the recall measurements
 
 Every number is a JSON line carrying the machine's load average (``load``) at that moment.
 - corpus: LoCoMo turns (read in place from ../shared/data), then combinations of two turns of
@@ -108,8 +110,10 @@ def build(executor: QueryExecutor, texts: list[str], vectors: np.ndarray, scopes
     emit(metric="build", memories=len(texts), scopes=scopes, seconds=round(time.perf_counter() - began, 1))
 
 
-def rss_mb(parent: int) -> float | None:
-    """Resident memory of the ``graphmem serve`` child of ``parent`` (MB), from /proc."""
+def rss_mb(parent: int, url: str | None = None) -> float | None:
+    """Resident memory of the ``graphmem serve`` child of ``parent`` (MB), from /proc; with ``url``,
+    of the one serving it."""
+    port = f"--port {url.rsplit(':', 1)[1]}" if url else ""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -119,7 +123,7 @@ def rss_mb(parent: int) -> float | None:
         except OSError:
             continue
         ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        if ppid == parent and "graphmem.cli serve" in cmdline:
+        if ppid == parent and "graphmem.cli serve" in cmdline and port in cmdline:
             for line in (entry / "status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
                     return round(int(line.split()[1]) / 1024, 1)
@@ -175,6 +179,41 @@ def rest_ingest(client: httpx.Client, embedder: Embedder, texts: list[str], scop
         share_of_floor=round(rate / floor, 3),
         api_rss_mb=rss_mb(os.getpid()),
     )
+
+
+def rest_ingest_compare(urls: dict[str, str], embedder: Embedder, texts: list[str]) -> None:
+    """:func:`rest_ingest` through each API of ``urls`` (before/after) and the floor, batch by
+    batch in turn (alternating which API goes first), each API into a scope of its own, so the
+    machine's load weighs on all alike."""
+    spent = {name: 0.0 for name in ["floor", *urls]}
+    clients = {name: httpx.Client(base_url=url, timeout=600) for name, url in urls.items()}
+    try:
+        for n, i in enumerate(range(0, len(texts), BATCH)):
+            part = texts[i : i + BATCH]
+            started = time.perf_counter()
+            embedder.embed(part)
+            spent["floor"] += time.perf_counter() - started
+            for name in list(urls) if n % 2 == 0 else list(urls)[::-1]:
+                items = [{"text": t, "scope": f"/scale/rest-{name}"} for t in part]
+                started = time.perf_counter()
+                clients[name].post("/v1/memories/batch", json={"items": items}).raise_for_status()
+                spent[name] += time.perf_counter() - started
+    finally:
+        for client in clients.values():
+            client.close()
+    floor = len(texts) / spent["floor"]
+    for name, url in urls.items():
+        rate = len(texts) / spent[name]
+        emit(
+            metric="rest_ingest",
+            variant=name,
+            memories=len(texts),
+            batch=BATCH,
+            memories_per_s=round(rate, 1),
+            floor_per_s=round(floor, 1),
+            share_of_floor=round(rate / floor, 3),
+            api_rss_mb=rss_mb(os.getpid(), url),
+        )
 
 
 def recall_latency(
@@ -266,6 +305,7 @@ def main() -> None:
         help="also measure recall through the API of the checkout in DIR (variant 'before'; this "
         "tree is 'after'), e.g. git archive <commit> | tar -x -C DIR",
     )
+    parser.add_argument("--ingest-only", action="store_true", help="skip the recall measurements")
     args = parser.parse_args()
 
     texts = corpus(args.n + args.rest_sample)
@@ -299,10 +339,13 @@ def main() -> None:
                 urls["before"] = servers.enter_context(stack.api_server(target, env, args.compare_with))
             this = "cache on" if args.compare_cache else "after" if args.compare_with else "this"
             url = urls[this] = servers.enter_context(stack.api_server(target, env))
-            emit(metric="api_rss_mb", when="started", rss_mb=rss_mb(os.getpid()))
-            recall_all(urls, queries, args.n // scopes)
-            emit(metric="api_rss_mb", when="after recall", rss_mb=rss_mb(os.getpid()))
-            if sample:
+            emit(metric="api_rss_mb", when="started", rss_mb=rss_mb(os.getpid(), url))
+            if not args.ingest_only:
+                recall_all(urls, queries, args.n // scopes)
+                emit(metric="api_rss_mb", when="after recall", rss_mb=rss_mb(os.getpid(), url))
+            if sample and args.compare_with is not None:
+                rest_ingest_compare({"before": urls["before"], "after": url}, embedder, sample)
+            elif sample:
                 with httpx.Client(base_url=url, timeout=600) as client:
                     rest_ingest(client, embedder, sample, "/scale/rest")
         if args.consolidate:

@@ -95,6 +95,7 @@ from graphmem.tenancy import (
 )
 from graphmem.write.extract import FactExtractor, check_extract_input
 from graphmem.write.fields import FieldInference
+from graphmem.write.group import GroupCommit
 from graphmem.write.links import DecisionRecording, EntityLinking
 from graphmem.write.queue import RECALL_DRAIN_TIMEOUT, WriteJob, WriteQueue
 from graphmem.write.remember import GraphLinker, RememberPipeline, WriteLimits, check_inputs
@@ -150,6 +151,13 @@ class Memory:
         ]
         self._writer = RememberPipeline(
             self._store, embedder, clock, self._limits, checker, FieldInference(self._llm), linkers
+        )
+        # Concurrent writes share a transaction; not with a model, whose one call per batch would
+        # then label several callers' items together (and charge them to one of them).
+        self._group = (
+            None
+            if self._llm.available
+            else GroupCommit(self._writer.remember, max_items=self._limits.max_batch_items)
         )
         self._triggers = TriggerStore(executor)
         self._profiles = ProfileBuilder(executor)
@@ -220,7 +228,10 @@ class Memory:
             for item in items:
                 check_writable(item.scope)
             self.prepare()
-            results = self._writer.remember(items)
+            if self._group is None:
+                results = self._writer.remember(items)
+            else:
+                results = self._group.write(items, None if allowed is None else tuple(allowed))
         if self._episodes is not None:  # graphiti, with a model: after the commit, off the write path
             self._episodes.submit(
                 [

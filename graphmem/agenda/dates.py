@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
 from functools import lru_cache
@@ -119,13 +120,36 @@ def future_days_batch(items: Sequence[tuple[str, datetime]], *, day_first: bool 
     A first pass runs only spaCy's entity recogniser (half the cost of a full parse); only texts
     holding a date phrase are parsed in full and read by dateparser.
     """
+    keys = [(text, occurred_at, day_first) for text, occurred_at in items]
+    with _found_lock:
+        known = {key: _found[key] for key in keys if key in _found}
+    missing = [key for key in dict.fromkeys(keys) if key not in known]
+    if missing:
+        found = _read_days(missing)
+        known.update(found)
+        with _found_lock:
+            _found.update(found)
+            while len(_found) > FOUND_CACHE_SIZE:
+                _found.pop(next(iter(_found)))
+    return [list(known[key]) for key in keys]
+
+
+# The days found for recent (text, occurred_at, day_first), kept so that the write path can read
+# them ahead, outside its transaction and beside the embedding, and find them there when it links.
+FOUND_CACHE_SIZE = 4096
+_found: dict[tuple[str, datetime, bool], list[date]] = {}
+_found_lock = threading.Lock()
+
+
+def _read_days(keys: Sequence[tuple[str, datetime, bool]]) -> dict[tuple[str, datetime, bool], list[date]]:
     nlp = _nlp()
-    texts = [text for text, _ in items]
+    texts = [text for text, _, _ in keys]
     named = nlp.pipe(texts, disable=["tok2vec", "tagger", "parser", "attribute_ruler"])
     dated = [i for i, doc in enumerate(named) if _date_spans(doc)]
-    days: list[list[date]] = [[] for _ in items]
+    days: dict[tuple[str, datetime, bool], list[date]] = {key: [] for key in keys}
     for i, doc in zip(dated, nlp.pipe([texts[i] for i in dated]), strict=True):
-        days[i] = _days(doc, items[i][1], day_first)
+        _, occurred_at, day_first = keys[i]
+        days[keys[i]] = _days(doc, occurred_at, day_first)
     return days
 
 

@@ -50,6 +50,10 @@ class TriggerLinking:
         ]
         return rows, Usage()
 
+    def read_ahead(self, texts: Sequence[tuple[str, datetime]]) -> None:
+        """Find the future days of these (text, occurred_at) now; :meth:`plan` finds them cached."""
+        future_days_batch(texts, day_first=self._day_first)
+
     def write(self, tx: Transaction, rows: list[dict[str, Any]]) -> None:
         """Create the triggers inside the write transaction."""
         tx.run("agenda/create_triggers", rows=rows)

@@ -6,6 +6,8 @@ read as a plural noun after a name ("Sanne cycles to work"). Parses are cached p
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -22,10 +24,39 @@ def _nlp() -> Any:
     return load_english("the belief check")
 
 
-@lru_cache(maxsize=4096)
+# Parses kept, most recently parsed last (a parse is pure: the same text always gives the same one).
+PARSE_CACHE_SIZE = 4096
+_parsed: OrderedDict[str, Any] = OrderedDict()
+
+
 def parse_doc(text: str) -> Any:
+    """spaCy's parse of ``text`` (cached)."""
     with _lock:
-        return _nlp()(text)
+        doc = _parsed.get(text)
+        if doc is None:
+            return _keep(text, _nlp()(text))
+        _parsed.move_to_end(text)
+        return doc
+
+
+def parse_docs(texts: Iterable[str]) -> None:
+    """Parse the ``texts`` not cached yet in one pass through spaCy's ``pipe`` and cache them:
+    batched, a text costs about half what a call of its own does, and the parses are the same."""
+    with _lock:
+        wanted = list(dict.fromkeys(texts))[-PARSE_CACHE_SIZE:]
+        for text in wanted:
+            if text in _parsed:
+                _parsed.move_to_end(text)
+        missing = [t for t in wanted if t not in _parsed]
+        for text, doc in zip(missing, _nlp().pipe(missing), strict=True):
+            _keep(text, doc)
+
+
+def _keep(text: str, doc: Any) -> Any:
+    _parsed[text] = doc
+    if len(_parsed) > PARSE_CACHE_SIZE:
+        _parsed.popitem(last=False)
+    return doc
 
 
 def with_diary_subject(text: str, note: bool = False) -> str:

@@ -20,6 +20,7 @@ from graphmem.clock import Clock, SystemClock
 from graphmem.decisions.detect import DEFAULT_TEXTS_PER_CALL, DecisionDetector, DecisionDraft
 from graphmem.decisions.reversal import DecisionFacts, decision_facts, reverses
 from graphmem.embedding.base import Embedder
+from graphmem.embedding.kept import KeptVectors
 from graphmem.llm.base import LLM, Usage
 from graphmem.store.decisions import DecisionStore
 from graphmem.store.executor import Transaction
@@ -60,6 +61,7 @@ class DecisionRecorder:
     ) -> None:
         self._detector = DecisionDetector(llm, texts_per_call=texts_per_call)
         self._embedder = embedder
+        self._kept = KeptVectors(embedder)
         self._store = store
         self._clock: Clock = clock or SystemClock()
 
@@ -110,9 +112,8 @@ class DecisionRecorder:
         return ledgers
 
     def _vectors(self, facts: Sequence[DecisionFacts]) -> dict[str, Any]:
-        texts = sorted({t for f in facts for t in (f.text, f.slot)})
-        matrix = self._embedder.embed(texts)
-        return {text: matrix[i] for i, text in enumerate(texts)}
+        # stored decisions are compared again at every write of their scope: their vectors are kept
+        return dict(self._kept.vectors(sorted({t for f in facts for t in (f.text, f.slot)})))
 
 
 def _row(memory: DecisionSource, draft: DecisionDraft, now: datetime) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 
 from graphmem.clock import Clock, SystemClock
 from graphmem.embedding.base import Embedder
+from graphmem.embedding.kept import KeptVectors
 from graphmem.entities.extract import DEFAULT_TEXTS_PER_CALL, EntityExtractor, EntityMention
 from graphmem.entities.names import entity_key, group_id_for_scope
 from graphmem.entities.resolve import KnownEntity, Resolution, ResolveSettings, resolve_mentions
@@ -62,6 +63,7 @@ class EntityLinker:
         self._store = store
         self._settings = settings or ResolveSettings()
         self._clock: Clock = clock or SystemClock()
+        self._names = KeptVectors(embedder)
 
     def plan(self, memories: Sequence[MemoryToLink]) -> tuple[list[dict[str, Any]], Usage]:
         """The mention rows of ``memories`` for :meth:`write`, and what the LLM calls cost.
@@ -107,11 +109,8 @@ class EntityLinker:
         EntityStore.link(tx, rows)
 
     def _name_vectors(self, mentions: Sequence[Sequence[EntityMention]]) -> dict[str, NDArray[np.float32]]:
-        names = sorted({m.name for found in mentions for m in found})
-        if not names:
-            return {}
-        matrix = self._embedder.embed(names)
-        return {name: matrix[i] for i, name in enumerate(names)}
+        """The vector of each name (the same few names, speakers first, recur in most batches)."""
+        return self._names.vectors(sorted({m.name for found in mentions for m in found}))
 
 
 def _rows(

@@ -20,6 +20,7 @@ import numpy as np
 from graphmem.beliefs.judge import judge, judge_in_time
 from graphmem.beliefs.refine import refines
 from graphmem.beliefs.resolver import BeliefChecker, Neighbour
+from graphmem.beliefs.restore import parse_docs
 from graphmem.beliefs.statements import Statement, read_statement, speaker_in
 from graphmem.clock import Clock
 from graphmem.dynamics.contradiction import contradiction_beta, penalised_strength
@@ -38,6 +39,7 @@ from graphmem.store.memories import (
     StoredNeighbour,
     Supersession,
 )
+from graphmem.write.ahead import judged_bodies, read_ahead, stored_statements
 from graphmem.write.dedup import batch_duplicates, text_key
 from graphmem.write.fields import FieldInference
 
@@ -150,8 +152,19 @@ class RememberPipeline:
         if self._limits.infer_fields:
             items, field_usage = self._fields.complete(items)
         now = self._clock.now()
-        vectors = self._embedder.embed([item.text for item in items])
         statements = [read_statement(item.text, speaker_of(item)) for item in items]
+        ahead = None
+        if len(items) > 1:  # a lone text embeds too quickly to hide anything behind it
+            ahead = read_ahead(
+                [s.body for s in statements if s.atomic] if self._limits.belief_checks else [],
+                [(item.text, item.occurred_at or now) for item in items],
+                self._linkers if self._limits.link_graph else (),
+            )
+        try:
+            vectors = self._embedder.embed([item.text for item in items])
+        finally:
+            if ahead is not None:
+                ahead.join()
         scopes = [item.scope or ROOT for item in items]
         owners = self._batch_owners(vectors, scopes, statements, [text_key(item.text) for item in items])
         kept = [i for i, owner in enumerate(owners) if owner is None]
@@ -191,8 +204,16 @@ class RememberPipeline:
         )
         reinforcements: dict[str, Reinforcement] = {}
         supersessions: list[Supersession] = []
+        stored = stored_statements(neighbours)
+        parse_docs(
+            judged_bodies(
+                (stored[n.id], d.statement)
+                for d, found in zip(drafts, neighbours, strict=True)
+                for n in found
+            )
+        )
         for draft, found in zip(drafts, neighbours, strict=True):
-            self._against_store(draft, found, now, reinforcements, supersessions)
+            self._against_store(draft, found, stored, now, reinforcements, supersessions)
         fresh = [d for d in drafts if d.reinforce_id is None]
         if self._limits.belief_checks:
             supersessions += self._within_batch(fresh, vectors, now)
@@ -234,6 +255,7 @@ class RememberPipeline:
         self,
         draft: _Draft,
         found: list[StoredNeighbour],
+        stored: dict[str, Statement],
         now: datetime,
         reinforcements: dict[str, Reinforcement],
         supersessions: list[Supersession],
@@ -247,7 +269,7 @@ class RememberPipeline:
         for n in found:
             if n.cosine < self._limits.store_duplicate_cosine:
                 break
-            if not judge(read_statement(n.text, _speaker(n)), draft.statement, n.cosine).conflict:
+            if not judge(stored[n.id], draft.statement, n.cosine).conflict:
                 draft.reinforce_id = n.id
                 reinforcements[n.id] = _reinforcement(reinforcements.get(n.id), n, now)
                 return
@@ -266,7 +288,7 @@ class RememberPipeline:
             reinforcements[found[0].id] = _reinforcement(reinforcements.get(found[0].id), found[0], now)
             return
         by_id = {n.id: n for n in found}
-        self._refinements(draft, [n for n in found if n.id not in replaced], now, supersessions)
+        self._refinements(draft, [n for n in found if n.id not in replaced], stored, now, supersessions)
         for memory_id, reason in replaced.items():
             old = by_id[memory_id]
             draft.actions.append(f"contradicts:{old.id}")
@@ -284,13 +306,16 @@ class RememberPipeline:
 
     @staticmethod
     def _refinements(
-        draft: _Draft, candidates: list[StoredNeighbour], now: datetime, supersessions: list[Supersession]
+        draft: _Draft,
+        candidates: list[StoredNeighbour],
+        stored: dict[str, Statement],
+        now: datetime,
+        supersessions: list[Supersession],
     ) -> None:
         """D3: a labile memory restated with a qualification is refined by the new statement."""
         for n in candidates:
-            old = read_statement(n.text, _speaker(n))
             if draft.occurred_at >= n.occurred_at and refines(
-                old, draft.statement, n.cosine, n.labile_until, now
+                stored[n.id], draft.statement, n.cosine, n.labile_until, now
             ):
                 draft.actions += [f"refined:{n.id}", f"superseded:{n.id}"]
                 supersessions.append(

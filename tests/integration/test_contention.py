@@ -125,6 +125,20 @@ def test_writers_to_different_scopes_all_store(memory: Memory) -> None:
     assert {r.memory.scope for r in results} == set(scopes)
 
 
+def test_concurrent_writers_written_together_each_get_their_own_answer(memory: Memory) -> None:
+    scopes = [f"/test/{uuid.uuid4().hex[:12]}" for _ in range(12)]
+    memory.remember("Ana's desk is in room 12.", scope=scopes[0])
+    texts = ["Ana's desk is in room 12."] + [f"Desk {i} stands by the north window." for i in range(1, 12)]
+
+    with ThreadPoolExecutor(12) as pool:  # concurrent writes to different scopes share a transaction
+        results = list(pool.map(lambda i: memory.remember(texts[i], scope=scopes[i]), range(12)))
+
+    assert results[0].actions == ["reinforced"]  # the same as it would be alone
+    assert all(r.actions == ["created"] for r in results[1:])  # not duplicates of each other
+    assert [(r.memory.scope, r.memory.text) for r in results] == list(zip(scopes, texts, strict=True))
+    assert all(_active_texts(memory, s) == [t] for s, t in zip(scopes, texts, strict=True))
+
+
 def test_texts_equal_but_for_case_and_punctuation_are_one_memory(memory: Memory, scope: str) -> None:
     variants = [
         "Room 4 has a broken projector.",

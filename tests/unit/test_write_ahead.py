@@ -1,0 +1,74 @@
+"""Reading ahead on the write path: kept vectors and batched parses give what the one-by-one
+calls give, and each recurring text reaches the model once."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from graphmem.beliefs.restore import parse_doc, parse_docs
+from graphmem.beliefs.statements import read_statement
+from graphmem.embedding.base import Vectors
+from graphmem.embedding.kept import KeptVectors
+from graphmem.language import load_english
+from graphmem.write.ahead import judged_bodies
+
+
+class CountingEmbedder:
+    """A deterministic stand-in that records the texts it was asked to embed."""
+
+    model_name = "counting"
+    dimension = 4
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        self.asked += list(texts)
+        return np.asarray([[len(t), t.count("a"), 1.0, 0.0] for t in texts], dtype=np.float32)
+
+    def embed_one(self, text: str) -> Vectors:
+        vector: Vectors = self.embed([text])[0]
+        return vector
+
+
+def test_kept_vectors_embed_each_text_once_and_answer_what_the_model_says() -> None:
+    embedder = CountingEmbedder()
+    kept = KeptVectors(embedder, size=2)
+    first = kept.vectors(["Ann", "Bob", "Ann"])
+    again = kept.vectors(["Bob", "Ann"])
+    assert embedder.asked == ["Ann", "Bob"]
+    assert np.array_equal(first["Ann"], again["Ann"]) and np.array_equal(
+        first["Ann"], embedder.embed(["Ann"])[0]
+    )
+    kept.vectors(["Cy"])  # over the size: the least recently used (Bob... then Ann) goes
+    assert len(embedder.asked) == 4
+    kept.vectors(["Ann"])
+    assert embedder.asked[-1] == "Cy"  # Ann was used last before Cy came, so it stayed
+
+
+def test_batched_parses_are_the_parses_one_call_each_gives() -> None:
+    texts = [
+        "Sanne cycles to work, said the note of 14 March.",
+        "Joined Stripe in May, wrote the diary of 14 March.",
+        "We moved the standup to 9am on Fridays, from 14 March.",
+    ]
+    parse_docs(texts)  # one batch through the pipe, kept where parse_doc looks
+    one_each = load_english("the test")
+
+    def reading(doc: Any) -> list[tuple[str, str, str, int, str]]:
+        return [(t.text, t.tag_, t.dep_, t.head.i, t.lemma_) for t in doc]
+
+    assert [reading(parse_doc(x)) for x in texts] == [reading(one_each(x)) for x in texts]
+
+
+def test_only_pairs_the_judge_reads_are_parsed_ahead() -> None:
+    ann = read_statement("Ann: I live in Porto.")
+    bob = read_statement("Bob: I live in Lisbon.")
+    ann_again = read_statement("Ann: I live in Braga now.")
+    chatty = read_statement("Ann: " + "so " * 40 + "anyway.")
+    assert judged_bodies([(ann, bob)]) == []  # two speakers: turned away before any parse
+    assert judged_bodies([(ann, chatty)]) == []  # not an atomic statement
+    assert judged_bodies([(ann, ann_again)]) == [ann.body, ann_again.body]
