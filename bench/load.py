@@ -39,6 +39,7 @@ from typing import Any
 import httpx
 import neo4j
 
+from bench.stack import OFFLINE_API, api_env, wait_healthy
 from graphmem.config import Settings, default_home
 from graphmem.connect import Neo4jTarget
 from graphmem.runtime.ports import free_port
@@ -190,15 +191,7 @@ def _reader(url: str, scopes: list[str], tally: Tally, stop: threading.Event) ->
 @contextmanager
 def _api(target: Neo4jTarget, log: Path, source: Path | None = None) -> Iterator[str]:
     port = free_port()
-    env = {
-        **os.environ,
-        "GRAPHMEM_NEO4J_URI": target.uri,
-        "GRAPHMEM_NEO4J_USER": target.user,
-        "GRAPHMEM_NEO4J_PASSWORD": target.password,
-        "GRAPHMEM_LLM": "none",
-        "GRAPHMEM_CONSOLIDATION_HEARTBEAT_MINUTES": "0",
-        **({"PYTHONPATH": str(source)} if source is not None else {}),
-    }
+    env = api_env(target, OFFLINE_API, source)
     with log.open("wb") as sink:
         process = subprocess.Popen(
             [sys.executable, "-m", "graphmem.cli", "serve", "--port", str(port)],
@@ -209,24 +202,11 @@ def _api(target: Neo4jTarget, log: Path, source: Path | None = None) -> Iterator
         )
         url = f"http://127.0.0.1:{port}"
         try:
-            _wait_healthy(url, 180.0)
+            wait_healthy(url, 180.0)
             yield url
         finally:
             process.terminate()
             process.wait(timeout=60)
-
-
-def _wait_healthy(url: str, timeout: float) -> float:
-    """Seconds until /v1/health says ok; raises after ``timeout``."""
-    started = time.monotonic()
-    while time.monotonic() - started < timeout:
-        try:
-            if httpx.get(f"{url}/v1/health", timeout=5).json().get("status") == "ok":
-                return time.monotonic() - started
-        except (httpx.HTTPError, ValueError):
-            pass
-        time.sleep(0.3)
-    raise RuntimeError(f"the API at {url} did not report ok within {timeout:.0f}s")
 
 
 def _wait_jobs(url: str, tally: Tally, timeout: float) -> dict[str, int]:
@@ -305,7 +285,7 @@ def run_phase(
             os.kill(pid, signal.SIGKILL)
         time.sleep(args.outage_seconds)
         fault.start()
-        recovered_after = _wait_healthy(url, 300.0)
+        recovered_after = wait_healthy(url, 300.0)
         outage = (killed_at, time.time())
     for t in threads:
         t.join()

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
 import subprocess
@@ -127,14 +126,7 @@ def main() -> None:
             memory.prepare()
             scale.build(memory._executor, texts, vectors, max(1, args.n // 1000))
         spans_file, port = Path(tmp) / "spans.jsonl", free_port()
-        env = {
-            **os.environ,
-            "GRAPHMEM_NEO4J_URI": target.uri,
-            "GRAPHMEM_NEO4J_USER": target.user,
-            "GRAPHMEM_NEO4J_PASSWORD": target.password,
-            "GRAPHMEM_LLM": "none",
-            "GRAPHMEM_CONSOLIDATION_HEARTBEAT_MINUTES": "0",
-        }
+        env = stack.api_env(target, stack.OFFLINE_API)
         command = [sys.executable, "-m", "bench.rest_spans", "--serve", str(port), "--spans", str(spans_file)]
         server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
@@ -147,15 +139,7 @@ def main() -> None:
 
 def ask(url: str, questions: list[str], args: argparse.Namespace, spans_file: Path) -> list[float]:
     """Warm up, then time each recall from the client; the spans file holds only the timed ones."""
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            if httpx.get(f"{url}/v1/health", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            if time.monotonic() > deadline:
-                raise
-        time.sleep(0.3)
+    stack.wait_healthy(url)
     body: dict[str, Any] = {"limit": 10, **({} if args.scope == "/" else {"scope": args.scope})}
     if args.no_reinforce:
         body["reinforce"] = False

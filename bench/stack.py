@@ -53,6 +53,38 @@ def neo4j_server(heap: str = "2g", pagecache: str = "1g") -> Iterator[tuple[Neo4
             server.stop()
 
 
+OFFLINE_API = {"GRAPHMEM_LLM": "none", "GRAPHMEM_CONSOLIDATION_HEARTBEAT_MINUTES": "0"}
+"""The settings of an API a bench measures: no LLM, no consolidation heartbeat."""
+
+
+def api_env(
+    target: Neo4jTarget, extra_env: dict[str, str] | None = None, source: Path | None = None
+) -> dict[str, str]:
+    """The environment of an API process against ``target`` (with ``source``: that checkout's
+    ``graphmem`` first on the path)."""
+    return {
+        **os.environ,
+        "GRAPHMEM_NEO4J_URI": target.uri,
+        "GRAPHMEM_NEO4J_USER": target.user,
+        "GRAPHMEM_NEO4J_PASSWORD": target.password,
+        **(extra_env or {}),
+        **({"PYTHONPATH": str(source)} if source is not None else {}),
+    }
+
+
+def wait_healthy(url: str, timeout: float = 120.0) -> float:
+    """Seconds until ``url``'s /v1/health says ok; raises after ``timeout``."""
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        try:
+            if httpx.get(f"{url}/v1/health", timeout=5).json().get("status") == "ok":
+                return time.monotonic() - started
+        except (httpx.HTTPError, ValueError):
+            pass
+        time.sleep(0.3)
+    raise RuntimeError(f"the API at {url} did not report ok within {timeout:.0f}s")
+
+
 @contextmanager
 def api_server(
     target: Neo4jTarget, extra_env: dict[str, str] | None = None, source: Path | None = None
@@ -61,14 +93,7 @@ def api_server(
     (a checkout of another commit, e.g. ``git archive <commit> | tar -x -C DIR``), that tree's
     ``graphmem`` serves instead of the one importing this module."""
     port = free_port()
-    env = {
-        **os.environ,
-        "GRAPHMEM_NEO4J_URI": target.uri,
-        "GRAPHMEM_NEO4J_USER": target.user,
-        "GRAPHMEM_NEO4J_PASSWORD": target.password,
-        **(extra_env or {}),
-        **({"PYTHONPATH": str(source)} if source is not None else {}),
-    }
+    env = api_env(target, extra_env, source)
     # The server's log goes to a file, not a pipe: a pipe nobody reads fills up and blocks the
     # server at its next log line (a long bench then hangs on one request).
     with tempfile.TemporaryFile() as log:
