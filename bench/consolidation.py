@@ -284,6 +284,11 @@ def main() -> None:
         action="store_true",
         help="time the nightly run with C1's former topic weights too, beside the current ones",
     )
+    parser.add_argument(
+        "--history-before-after",
+        action="store_true",
+        help="time the nightly run with C1 reading active episodes only too (topic_history off)",
+    )
     args = parser.parse_args()
     embedder = create_embedder("onnx")
     if not args.skip_planted:
@@ -293,6 +298,8 @@ def main() -> None:
         variants: dict[str, ConsolidationSettings | None] = {"current": None}
         if args.before_after:
             variants = {"former_topics": ConsolidationSettings(topics=FORMER_TOPICS), **variants}
+        if args.history_before_after:
+            variants = {"no_topic_history": ConsolidationSettings(topic_history=False), **variants}
         scale(embedder, sizes, args.per_scope, variants)
 
 
