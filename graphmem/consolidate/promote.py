@@ -168,7 +168,10 @@ class Promotion:
             return
         distilled = []
         for (members, _), center in zip(fresh, centers, strict=True):
-            view = [Member(m.id, m.text, float(m.embedding @ center), m.entities) for m in members]
+            view = [
+                Member(m.id, m.text, float(m.embedding @ center), m.entities, m.status != "active")
+                for m in members
+            ]
             result = self._distiller.distil(lay.kind, view)
             ctx.llm_calls += result.usage.calls
             ctx.cost_usd += result.usage.cost_usd

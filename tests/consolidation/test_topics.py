@@ -127,6 +127,13 @@ def test_an_episode_a_later_statement_superseded_stays_part_of_its_topic(
         assert len(labels) == 1 and None not in labels, f"a semantic memory mixes {labels}"
     status = cypher(sleep_driver, "MATCH (m:Memory {id: $id}) RETURN m.status AS s", id=superseded[0])
     assert status == [{"s": "superseded"}]  # clustering it does not bring the old belief back
+    summary = cypher(
+        sleep_driver,
+        "MATCH (s:SemanticMemory)-[:DERIVED_FROM]->(:Memory {id: $id}), (old:Memory {id: $id}) "
+        "RETURN s.text AS text, old.text AS old",
+        id=superseded[0],
+    )[0]
+    assert str(summary["old"]).rstrip(".") not in str(summary["text"])  # it states what holds now
 
     again = sleeper.consolidate(["nightly"]).runs[0]
     assert {k: v for k, v in again.counts.items() if v and not k.startswith("seen_")} == {}

@@ -9,10 +9,11 @@ import numpy as np
 
 from bench.planted_corpus import adjusted_rand_index
 from graphmem.consolidate.clustering import centroid, density_clusters, fade_factor
-from graphmem.consolidate.distil import Member, extractive, shared_entities
+from graphmem.consolidate.distil import Distiller, Member, extractive, shared_entities
 from graphmem.consolidate.drift import classify
 from graphmem.consolidate.merge import choose
 from graphmem.consolidate.settings import ConsolidationSettings
+from graphmem.llm.scripted import ScriptedLLM
 from graphmem.store.consolidation import MemberRow
 
 
@@ -138,6 +139,26 @@ def test_an_extractive_summary_quotes_three_statements_from_six_members_within_i
     assert summary.startswith("Max (6 memories): Statement 0 ")
     assert "Statement 1 " in summary and "Statement 2 " in summary and "Statement 3" not in summary
     assert len(summary) <= 600
+
+
+def test_a_summary_states_what_holds_now_before_what_a_later_statement_replaced() -> None:
+    members = [
+        Member("1", "The thesis defence is booked for 12 November.", 0.95, ("thesis",), replaced=True),
+        Member("2", "The thesis defence moved to 3 December.", 0.8, ("thesis",)),
+        Member("3", "Professor Ndlovu wants the statistics redone.", 0.7, ("thesis",)),
+    ]
+    summary = extractive("semantic", members)
+    assert summary == (
+        "thesis (3 memories): The thesis defence moved to 3 December; "
+        "Professor Ndlovu wants the statistics redone."
+    )
+    model = ScriptedLLM({"consolidate_semantic": [{"text": "The defence is on 3 December."}]})
+    assert Distiller(model).distil("semantic", members).text == "The defence is on 3 December."
+    lines = model.calls[0].prompt.splitlines()
+    assert lines[0] == "1. The thesis defence moved to 3 December."  # the current statement first
+    assert lines[2] == (
+        "3. (earlier, since replaced by a later statement) The thesis defence is booked for 12 November."
+    )
 
 
 def test_adjusted_rand_index() -> None:
