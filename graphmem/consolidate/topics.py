@@ -6,7 +6,7 @@ sit near 0.1. What ties a topic together is partly in the graph. Each pair of me
 
     similarity = (cosine + near · nearness
                   + entity · Σ rarity(shared entity) + words · Σ rarity(shared word) + next · NEXT)
-                 · (1 + time · exp(-|Δt| / time_days))
+                 · (1 + time · exp(-|Δt| · rate / time_memories))
 
 where nearness counts by rank among the k nearest by vector (1 - rank / k on each side, halved:
 1 for two memories each other's nearest, 0 when neither is among the other's k), so it does not
@@ -14,7 +14,13 @@ depend on the embedder's cosine scale; rarity is inverse document frequency in t
 (ln(N/df) / ln N, so the user's own name, mentioned everywhere, ties nothing); words are stemmed
 content words (the names of the people, places and things a topic keeps coming back to, and its
 nouns: 'kitchen', 'pension'); NEXT links episodes written in one sitting. Time only sharpens a tie
-that content already makes: memories imported at one moment are not one topic. Pairs are the k
+that content already makes: memories imported at one moment are not one topic. Time apart counts
+in memories, by the scope's rate (its memories per day over their span): a user who writes a
+memory a day has a dozen in two weeks, all close by days, so a fixed scale in days (45) pulled
+unrelated memories into topics when the same threads were dated one a day (dev re-dated one a day,
+12-topic subsets: purity 0.914 -> 0.952, coverage 0.833 -> 0.858; as written, 0.852 -> 0.833 and
+0.967 -> 0.961). In a scope read by its neighbourhood (above exact_scope_max) the rate is that of
+the memories read, a lower bound. Pairs are the k
 nearest by vector plus the pairs sharing an entity or a rare word; an edge weighs its similarity
 above ``floor``, which sits above what a weak cosine alone gives, so a pair the vector index does
 not rank among the nearest needs a shared rare entity or word to be an edge. Leiden with the
@@ -85,6 +91,7 @@ class TopicWeights:
     entity_max_mentions: int = 200  # nor one mentioned this often (pairs grow with its square)
     time: float = 0.27  # weight of two memories that happened at the same time
     time_days: float = 45.0  # ... decaying with this many days apart
+    time_memories: float = 13.0  # ... or with this many of the scope's memories apart (0: by days)
     next: float = 0.1  # weight of two memories one after the other in an episode
     resolution: float = 0.16  # CPM: the mean edge weight a topic must hold inside
     near_spread: float = 0.0  # the consensus also runs at near ± this ...
@@ -202,7 +209,11 @@ def topic_similarities(
     content += w.next * np.fromiter((k in follows for k in keys), np.float64, m)
     occurred = np.asarray([signals.occurred.get(node, 0.0) for node in nodes], dtype=np.float64)
     apart = np.abs(occurred[first] - occurred[second]) / DAY
-    boost = 1.0 + w.time * np.exp(-apart / w.time_days)  # time sharpens a tie, never makes one
+    if w.time_memories:
+        apart = apart * _daily_rate(nodes, occurred, signals.scopes)[first]
+        boost = 1.0 + w.time * np.exp(-apart / w.time_memories)
+    else:
+        boost = 1.0 + w.time * np.exp(-apart / w.time_days)  # time sharpens a tie, never makes one
     low, high = np.minimum(first, second), np.maximum(first, second)
     order = np.lexsort((high, low))
     return nodes, PairSignals(
@@ -211,6 +222,20 @@ def topic_similarities(
         np.fromiter((closeness.get(k, 0.0) for k in keys), np.float64, m)[order],
         boost[order],
     )
+
+
+def _daily_rate(
+    nodes: Sequence[str], occurred: NDArray[np.float64], scopes: Mapping[str, str]
+) -> NDArray[np.float64]:
+    """Each node's scope's memories per day (among ``nodes``), so time apart counts in memories."""
+    scope_of = [scopes.get(node, "") for node in nodes]
+    span: dict[str, list[float]] = {}
+    count: Counter[str] = Counter(scope_of)
+    for scope, at in zip(scope_of, occurred.tolist(), strict=True):
+        low, high = span.get(scope, [at, at])
+        span[scope] = [min(low, at), max(high, at)]
+    rate = {s: (count[s] - 1) / max(1.0, (high - low) / DAY) for s, (low, high) in span.items()}
+    return np.asarray([rate[s] for s in scope_of], dtype=np.float64)
 
 
 def _cosines(
