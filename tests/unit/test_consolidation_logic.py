@@ -6,6 +6,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
+import pytest
 
 from bench.planted_corpus import adjusted_rand_index
 from graphmem.consolidate.clustering import centroid, density_clusters, fade_factor
@@ -305,3 +306,25 @@ def test_decay_pass_counts_from_the_last_use_and_is_the_same_all_day() -> None:
     assert strength_on(unused, day_start(now)) == strength_on(unused, day_start(now + timedelta(hours=6)))
     assert 0.1 < strength_on(unused, day_start(now)) < 0.11  # 89.3 days to the start of the day
     assert strength_on(replace(unused, pinned=True), day_start(now)) == 1.0
+
+
+def test_time_apart_counts_in_the_scope_s_memories_not_in_days() -> None:
+    from graphmem.consolidate.topics import TopicWeights, topic_similarities
+    from graphmem.store.consolidation import TopicSignals
+
+    def boost_of_first_and_last(days_between: float) -> float:
+        ids = [f"m{i}" for i in range(14)]  # 14 memories, the first and the last 13 steps apart
+        vectors = {m: np.eye(16, dtype=np.float32)[i] for i, m in enumerate(ids)}
+        neighbours = {m: [(o, 0.0) for o in ids if o != m] for m in ids}
+        signals = TopicSignals(
+            {m: i * days_between * 86400.0 for i, m in enumerate(ids)}, {}, {}, [], {}, {m: "/u" for m in ids}
+        )
+        weights = TopicWeights(neighbours=13)
+        nodes, pairs = topic_similarities(neighbours, vectors, signals, weights)
+        ends = [nodes.index("m0"), nodes.index("m13")]
+        row = next(k for k, p in enumerate(pairs.pairs.tolist()) if p == ends)
+        return float(pairs.boost[row])
+
+    # a memory a day and a memory every four days: the ends are 13 memories apart either way
+    assert boost_of_first_and_last(1.0) == pytest.approx(1.0 + 0.27 * np.exp(-1.0))
+    assert boost_of_first_and_last(4.0) == pytest.approx(boost_of_first_and_last(1.0))
