@@ -15,7 +15,7 @@ depend on the embedder's cosine scale; rarity is inverse document frequency in t
 content words (the names of the people, places and things a topic keeps coming back to, and its
 nouns: 'kitchen', 'pension'); NEXT links episodes written in one sitting. Time only sharpens a tie
 that content already makes: memories imported at one moment are not one topic. Time apart counts
-in memories, by the scope's rate (its memories per day over their span): a user who writes a
+in memories, by the scope's rate (one over the median gap between its memories): a user who writes a
 memory a day has a dozen in two weeks, all close by days, so a fixed scale in days (45) pulled
 unrelated memories into topics when the same threads were dated one a day (dev re-dated one a day,
 12-topic subsets: purity 0.914 -> 0.952, coverage 0.833 -> 0.858; as written, 0.852 -> 0.833 and
@@ -74,6 +74,7 @@ from graphmem.recall.keywords import analyse
 from graphmem.store.consolidation import Neighbours, TopicSignals
 
 DAY = 86400.0
+HOUR = 3600.0
 COSINE_CHUNK = 32768  # pairs whose cosine is computed at once
 
 
@@ -227,14 +228,17 @@ def topic_similarities(
 def _daily_rate(
     nodes: Sequence[str], occurred: NDArray[np.float64], scopes: Mapping[str, str]
 ) -> NDArray[np.float64]:
-    """Each node's scope's memories per day (among ``nodes``), so time apart counts in memories."""
+    """Each node's scope's memories per day (among ``nodes``): one over the median gap between
+    consecutive memories, so one memory dated far from the rest (an import, a late write) does not
+    change the scale; gaps count at least an hour (memories written at one moment)."""
     scope_of = [scopes.get(node, "") for node in nodes]
-    span: dict[str, list[float]] = {}
-    count: Counter[str] = Counter(scope_of)
+    times: dict[str, list[float]] = defaultdict(list)
     for scope, at in zip(scope_of, occurred.tolist(), strict=True):
-        low, high = span.get(scope, [at, at])
-        span[scope] = [min(low, at), max(high, at)]
-    rate = {s: (count[s] - 1) / max(1.0, (high - low) / DAY) for s, (low, high) in span.items()}
+        times[scope].append(at)
+    rate = {
+        scope: DAY / max(HOUR, float(np.median(np.diff(sorted(at)))) if len(at) > 1 else DAY)
+        for scope, at in times.items()
+    }
     return np.asarray([rate[s] for s in scope_of], dtype=np.float64)
 
 
