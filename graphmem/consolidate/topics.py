@@ -18,8 +18,8 @@ that content already makes: memories imported at one moment are not one topic. T
 in memories, by the scope's rate (one over the median gap between its memories): a user who writes a
 memory a day has a dozen in two weeks, all close by days, so a fixed scale in days (45) pulled
 unrelated memories into topics when the same threads were dated one a day (dev re-dated one a day,
-12-topic subsets: purity 0.914 -> 0.952, coverage 0.833 -> 0.858; as written, 0.852 -> 0.833 and
-0.967 -> 0.961). In a scope read by its neighbourhood (above exact_scope_max) the rate is that of
+12-topic subsets: purity 0.914 -> 0.944, coverage 0.833 -> 0.852; as dated, coverage 0.852 -> 0.852
+and purity 0.967 -> 0.963). In a scope read by its neighbourhood (above exact_scope_max) the rate is that of
 the memories read, a lower bound. Pairs are the k
 nearest by vector plus the pairs sharing an entity or a rare word; an edge weighs its similarity
 above ``floor``, which sits above what a weak cosine alone gives, so a pair the vector index does
