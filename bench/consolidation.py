@@ -22,6 +22,7 @@ import random
 import tempfile
 import time
 import uuid
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -284,6 +285,16 @@ def main() -> None:
         action="store_true",
         help="time the nightly run with C1's former topic weights too, beside the current ones",
     )
+    parser.add_argument(
+        "--history-before-after",
+        action="store_true",
+        help="time the nightly run with C1 reading active episodes only too (topic_history off)",
+    )
+    parser.add_argument(
+        "--time-before-after",
+        action="store_true",
+        help="time the nightly run with C1's time scale in days (45) too, beside the one in memories",
+    )
     args = parser.parse_args()
     embedder = create_embedder("onnx")
     if not args.skip_planted:
@@ -293,6 +304,11 @@ def main() -> None:
         variants: dict[str, ConsolidationSettings | None] = {"current": None}
         if args.before_after:
             variants = {"former_topics": ConsolidationSettings(topics=FORMER_TOPICS), **variants}
+        if args.history_before_after:
+            variants = {"no_topic_history": ConsolidationSettings(topic_history=False), **variants}
+        if args.time_before_after:
+            days = ConsolidationSettings(topics=replace(TopicWeights(), time_memories=0.0))
+            variants = {"time_in_days": days, **variants}
         scale(embedder, sizes, args.per_scope, variants)
 
 

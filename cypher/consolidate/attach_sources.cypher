@@ -1,11 +1,11 @@
-// Incremental C1/C2: new members of existing clusters join their derived memory (DERIVED_FROM, fade: γ on their stability), once. One row per derived memory.
+// Incremental C1/C2: new members of existing clusters join their derived memory (DERIVED_FROM, fade: γ on their stability), once, while their status is in $source_statuses. One row per derived memory.
 // mode: write
 UNWIND $attachments AS a
 CALL (a) {
   MATCH (m:Memory {id: a.derived_id}) WHERE m.status = 'active'
   UNWIND a.sources AS given
   MATCH (src:Memory {id: given.id})
-  WHERE src.status = 'active'
+  WHERE src.status IN $source_statuses
     AND NOT EXISTS { MATCH (other:Memory)-[:DERIVED_FROM]->(src)
                      WHERE other.layer = m.layer AND other.status = 'active'
                        AND coalesce(other.kind, 'cluster') = coalesce(m.kind, 'cluster') }

@@ -26,6 +26,7 @@ PROMPT_TEXT_CHARS = 400
 SUMMARY_CHARS = 600
 EXTRACTIVE_ENTITIES = 3  # entities named in an extractive summary's head
 EXTRACTIVE_STATEMENTS = 2  # central statements it quotes (one more from six members on)
+REPLACED = "(earlier, since replaced by a later statement) "  # how a superseded episode is shown
 
 SYSTEMS: dict[Kind, str] = {
     "semantic": (
@@ -60,6 +61,7 @@ class Member:
     text: str
     similarity: float  # to the cluster centroid
     entities: tuple[str, ...] = ()
+    replaced: bool = False  # superseded by a later statement: part of the story, no longer current
 
 
 @dataclass(frozen=True)
@@ -79,8 +81,9 @@ def shared_entities(members: Sequence[Member], share: float = 0.5) -> list[str]:
 
 
 def central(members: Sequence[Member], k: int) -> list[Member]:
-    """The ``k`` members closest to the cluster's centroid, most central first."""
-    return sorted(members, key=lambda m: (-m.similarity, m.id))[:k]
+    """The ``k`` members closest to the cluster's centroid, most central first; those a later
+    statement replaced come after every current one (a summary states what holds now)."""
+    return sorted(members, key=lambda m: (m.replaced, -m.similarity, m.id))[:k]
 
 
 def _sentence(text: str) -> str:
@@ -123,7 +126,10 @@ class Distiller:
             raise ValueError("a cluster needs members")
         if self._llm.available:
             ranked = central(members, PROMPT_MEMBERS)
-            prompt = "\n".join(f"{i + 1}. {m.text[:PROMPT_TEXT_CHARS]}" for i, m in enumerate(ranked))
+            prompt = "\n".join(
+                f"{i + 1}. {REPLACED if m.replaced else ''}{m.text[:PROMPT_TEXT_CHARS]}"
+                for i, m in enumerate(ranked)
+            )
             about = shared_entities(members, share=0.0)[:EXTRACTIVE_ENTITIES]
             if about:
                 prompt += f"\n\nThey share: {', '.join(about)}."

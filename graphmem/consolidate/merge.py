@@ -118,6 +118,7 @@ class Merging:
                 batch=s.batch,
                 exact_max=s.exact_scope_max,
                 bulk_share=s.bulk_share,
+                history=layer == "episodic" and s.topic_history,  # read once for C1's topics too
             )
             pairs = sorted(
                 {
@@ -138,6 +139,8 @@ class Merging:
             busy: set[str] = set()
             for done, (a, b, cosine) in enumerate(pairs, start=1):
                 if a in gone or b in gone or a not in rows or b not in rows:
+                    continue
+                if rows[a].status != "active" or rows[b].status != "active":  # C1's history: not merged
                     continue
                 pick = choose(rows[a], rows[b], cosine)
                 if pick is None:

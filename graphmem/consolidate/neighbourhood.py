@@ -11,7 +11,10 @@ the global top candidates of a memory may hold few of its own scope. Three ways:
   vector queries one at a time: on the 50k single-scope scale corpus (bench.consolidation
   --per-scope 0) C3, which reads the neighbourhood, went from 179.8 s to 30.6 s.
 Changed memories are the seeds; in a large scope their neighbours get their own k nearest too
-(one hop), so a seed joining an older cluster sees that cluster's density.
+(one hop), so a seed joining an older cluster sees that cluster's density. With ``history`` the
+neighbourhood also holds the layer's memories superseded by a later statement (C1's topics are
+stories, and the episode that opened one is often the statement a later one replaced); passes that
+act on active memories only (C3) skip them by status.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ class Neighbourhood:
     vectors: dict[str, np.ndarray] = field(default_factory=dict)
     k: int = 0
     min_cosine: float = 1.0
+    history: bool = False  # holds superseded memories too (see the module's doc)
 
     def narrowed(self, k: int, min_cosine: float, drop: set[str]) -> Neighbourhood:
         """The same neighbourhood with fewer neighbours, a higher floor, and without ``drop``."""
@@ -50,7 +54,7 @@ class Neighbourhood:
             for i, found in self.graph.items()
             if i not in drop
         }
-        return Neighbourhood(graph, self.vectors, k, min_cosine)
+        return Neighbourhood(graph, self.vectors, k, min_cosine, self.history)
 
 
 def shared_knn(
@@ -68,10 +72,12 @@ def shared_knn(
     batch: int,
     exact_max: int,
     bulk_share: float,
+    history: bool = False,
 ) -> Neighbourhood:
-    """The run's neighbourhood of ``layer`` (read once with the wider ``read_*`` bounds), narrowed."""
+    """The run's neighbourhood of ``layer`` (read once with the wider ``read_*`` bounds and
+    ``history``), narrowed."""
     cached: Neighbourhood | None = ctx.neighbourhoods.get(layer)
-    if cached is None or cached.k < k or cached.min_cosine > min_cosine:
+    if cached is None or cached.k < k or cached.min_cosine > min_cosine or cached.history != history:
         cached = knn_graph(
             store,
             seeds,
@@ -84,6 +90,7 @@ def shared_knn(
             batch=batch,
             exact_max=exact_max,
             bulk_share=bulk_share,
+            history=history,
         )
         ctx.neighbourhoods[layer] = cached
     return cached.narrowed(k, min_cosine, ctx.retired)
@@ -150,15 +157,17 @@ def knn_graph(
     exact_max: int,
     bulk_share: float,
     archived: bool = False,
+    history: bool = False,
 ) -> Neighbourhood:
-    """Neighbours (id -> [(id, cosine)]) of every seed, and of the memories around them."""
+    """Neighbours (id -> [(id, cosine)]) of every seed, and of the memories around them (with
+    ``history``, superseded memories among them: see the module's doc)."""
     status = "archived" if archived else "active"
     by_scope: dict[str, list[str]] = defaultdict(list)
     for page in seeds:
         for memory_id, scope in page:
             by_scope[scope].append(memory_id)
-    sizes = store.scope_sizes(sorted(by_scope), layer, status) if by_scope else {}
-    found = Neighbourhood(k=k, min_cosine=min_cosine)
+    sizes = store.scope_sizes(sorted(by_scope), layer, status, history) if by_scope else {}
+    found = Neighbourhood(k=k, min_cosine=min_cosine, history=history)
     graph = found.graph
     large: list[str] = []
     large_scopes: list[str] = []
@@ -169,7 +178,7 @@ def knn_graph(
             large.extend(by_scope[scope])
             large_scopes.append(scope)
             continue
-        ids, vectors = store.scope_vectors(scope, layer, status)
+        ids, vectors = store.scope_vectors(scope, layer, status, history)
         if len(ids) < 2:
             continue
         if bulk:
@@ -181,11 +190,13 @@ def knn_graph(
         ctx.progress(step, len(graph), None)
 
     if large:  # the share of the layer in these scopes sets how many candidates survive the filter
-        share = sum(sizes[s] for s in large_scopes) / max(1, store.layer_size(layer, status))
+        share = sum(sizes[s] for s in large_scopes) / max(1, store.layer_size(layer, status, history))
         candidates = min(candidates, max(k + 1, math.ceil(1.5 * (k + 1) / max(share, 1e-6))))
 
     def one(chunk: list[str]) -> tuple[list[str], Neighbours]:
-        near = store.neighbours(chunk, k=k, candidates=candidates, min_cosine=min_cosine, status=status)
+        near = store.neighbours(
+            chunk, k=k, candidates=candidates, min_cosine=min_cosine, status=status, history=history
+        )
         return chunk, near
 
     def fetch(ids: list[str]) -> None:

@@ -104,6 +104,7 @@ class Promotion:
                 batch=s.batch,
                 exact_max=s.exact_scope_max,
                 bulk_share=s.bulk_share,
+                history=s.topic_history,
             )
         else:
             near = shared_knn(
@@ -123,7 +124,7 @@ class Promotion:
             )
         if lay.topics:
             ids = sorted(set(near.graph) | {b for found in near.graph.values() for b, _ in found})
-            signals = self._store.topic_signals(ids, "active", s.page)
+            signals = self._store.topic_signals(ids, "active", s.page, history=s.topic_history)
             clusters = topic_clusters(
                 near.graph, near.vectors, signals, s.topics, s.min_cluster, s.max_cluster
             )
@@ -161,12 +162,16 @@ class Promotion:
             elif len(new) >= self._settings.min_cluster:
                 fresh.append((new, links))
                 centers.append(center)
-        ctx.counts["extended"] += self._store.attach(attachments, ctx.now, ctx.run_id)
+        statuses = self._source_statuses()
+        ctx.counts["extended"] += self._store.attach(attachments, ctx.now, ctx.run_id, statuses)
         if not fresh:
             return
         distilled = []
         for (members, _), center in zip(fresh, centers, strict=True):
-            view = [Member(m.id, m.text, float(m.embedding @ center), m.entities) for m in members]
+            view = [
+                Member(m.id, m.text, float(m.embedding @ center), m.entities, m.status != "active")
+                for m in members
+            ]
             result = self._distiller.distil(lay.kind, view)
             ctx.llm_calls += result.usage.calls
             ctx.cost_usd += result.usage.cost_usd
@@ -191,12 +196,20 @@ class Promotion:
         made = self._store.create_derived(
             batch,
             min_sources=self._settings.min_cluster,
-            source_statuses=["archived"] if lay.archived else ["active"],
+            source_statuses=statuses,
             now=ctx.now,
             run_id=ctx.run_id,
         )
         ctx.counts[lay.counter] += len(made)
         ctx.counts[f"{lay.counter}_sources"] += sum(made.values())
+
+    def _source_statuses(self) -> list[str]:
+        """The statuses a source may have when its derived memory is written."""
+        if self._layering.archived:
+            return ["archived"]
+        if self._layering.topics and self._settings.topic_history:
+            return ["active", "superseded"]  # the clustering read only superseded episodes kept as history
+        return ["active"]
 
     def _link(self, member: MemberRow, center: np.ndarray) -> SourceLink:
         similarity = float(member.embedding @ center)

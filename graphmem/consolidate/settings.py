@@ -24,6 +24,9 @@ class ConsolidationSettings:
     semantic_eps: float = 0.35  # C4 insights: cosine distance between neighbours of a cluster
     topics: TopicWeights = field(default_factory=TopicWeights)  # C1: topics on the graph of signals
     topic_min_cosine: float = 0.0  # C1: nearest neighbours are read down to this cosine
+    # C1: topics also hold episodes superseded by a later statement (a topic is a story; its opening
+    # episode is often what a later one replaced), not those merged or refined as restatements
+    topic_history: bool = True
     schema_eps: float = 0.45  # C2
     min_cluster: int = 3  # members a cluster needs (DBSCAN's min_samples, the point included)
     max_cluster: int = 50  # a larger (chained) cluster is split into its Leiden communities

@@ -121,9 +121,17 @@ class ConsolidationStore:
             after = rows[-1]["id"]
 
     def neighbours(
-        self, ids: Sequence[str], *, k: int, candidates: int, min_cosine: float, status: str
+        self,
+        ids: Sequence[str],
+        *,
+        k: int,
+        candidates: int,
+        min_cosine: float,
+        status: str,
+        history: bool = False,
     ) -> Neighbours:
-        """The k nearest of each memory among memories of its scope and layer with ``status``."""
+        """The k nearest of each memory among memories of its scope and layer with ``status`` (and
+        its history: see :meth:`scope_vectors`)."""
         rows = self._executor.read(
             "consolidate/nearest_neighbours",
             ids=list(ids),
@@ -131,35 +139,52 @@ class ConsolidationStore:
             candidates=candidates,
             min_score=(1.0 + min_cosine) / 2.0,
             status=status,
+            history=history,
         )
         return {
             row["id"]: [(n["id"], cosine_from_index_score(float(n["score"]))) for n in row["neighbours"]]
             for row in rows
         }
 
-    def scope_sizes(self, scopes: Sequence[str], layer: str, status: str) -> dict[str, int]:
-        """How many memories of ``layer`` and ``status`` each scope holds."""
-        rows = self._executor.read("consolidate/scope_sizes", scopes=list(scopes), layer=layer, status=status)
+    def scope_sizes(
+        self, scopes: Sequence[str], layer: str, status: str, history: bool = False
+    ) -> dict[str, int]:
+        """How many memories of ``layer`` and ``status`` (and history) each scope holds."""
+        rows = self._executor.read(
+            "consolidate/scope_sizes", scopes=list(scopes), layer=layer, status=status, history=history
+        )
         return {r["scope"]: int(r["n"]) for r in rows}
 
-    def layer_size(self, layer: str, status: str) -> int:
-        """How many memories of ``layer`` and ``status`` the graph holds."""
-        return int(self._executor.read("consolidate/layer_size", layer=layer, status=status)[0]["n"])
+    def layer_size(self, layer: str, status: str, history: bool = False) -> int:
+        """How many memories of ``layer`` and ``status`` (and history) the graph holds."""
+        rows = self._executor.read("consolidate/layer_size", layer=layer, status=status, history=history)
+        return int(rows[0]["n"])
 
-    def scope_vectors(self, scope: str, layer: str, status: str) -> tuple[list[str], NDArray[np.float32]]:
-        """Ids and vectors of every memory of ``layer`` and ``status`` in ``scope``."""
-        rows = self._executor.read("consolidate/scope_vectors", scope=scope, layer=layer, status=status)
+    def scope_vectors(
+        self, scope: str, layer: str, status: str, history: bool = False
+    ) -> tuple[list[str], NDArray[np.float32]]:
+        """Ids and vectors of every memory of ``layer`` and ``status`` in ``scope``.
+
+        With ``history``, memories superseded by a later statement count too (not those merged
+        into another or refined by a restatement): the episodes a topic's story is made of.
+        """
+        rows = self._executor.read(
+            "consolidate/scope_vectors", scope=scope, layer=layer, status=status, history=history
+        )
         ids = [r["id"] for r in rows]
         vectors = np.asarray([r["embedding"] for r in rows], dtype=np.float32).reshape(len(rows), -1)
         return ids, vectors
 
-    def topic_signals(self, ids: Sequence[str], status: str, page: int = 2000) -> TopicSignals:
+    def topic_signals(
+        self, ids: Sequence[str], status: str, page: int = 2000, history: bool = False
+    ) -> TopicSignals:
         """Occurrence times, mentioned entities (with their mention counts in the scope) and NEXT
-        links of the given memories, read in pages."""
+        links of the given memories, read in pages (``history``: superseded memories count too)."""
         signals = TopicSignals({}, {}, {}, [])
         for start in range(0, len(ids), page):
             chunk = list(ids[start : start + page])
-            for raw in self._executor.read("consolidate/topic_signals", ids=chunk, status=status):
+            rows = self._executor.read("consolidate/topic_signals", ids=chunk, status=status, history=history)
+            for raw in rows:
                 row = native(raw)
                 at = row["occurred_at"]
                 signals.occurred[row["id"]] = at.timestamp() if isinstance(at, datetime) else 0.0
@@ -257,14 +282,20 @@ class ConsolidationStore:
         return {r["id"]: int(r["sources"]) for r in rows}
 
     def attach(
-        self, attachments: Sequence[tuple[str, Sequence[SourceLink]]], now: datetime, run_id: str
+        self,
+        attachments: Sequence[tuple[str, Sequence[SourceLink]]],
+        now: datetime,
+        run_id: str,
+        source_statuses: Sequence[str] = ("active",),
     ) -> int:
-        """Add sources to existing derived memories (one transaction); returns how many were new."""
+        """Add sources (still of a status in ``source_statuses``) to existing derived memories (one
+        transaction); returns how many were new."""
         if not attachments:
             return 0
         rows = self._executor.write(
             "consolidate/attach_sources",
             attachments=[{"derived_id": d, "sources": [s.row() for s in links]} for d, links in attachments],
+            source_statuses=list(source_statuses),
             now=now,
             run_id=run_id,
         )

@@ -98,3 +98,43 @@ def test_topics_that_embedding_density_misses_become_semantic_memories(
     again = sleeper.consolidate(["nightly"]).runs[0]
     assert {k: v for k, v in again.counts.items() if v and not k.startswith("seen_")} == {}
     assert _semantic(sleep_driver) == found
+
+
+def test_an_episode_a_later_statement_superseded_stays_part_of_its_topic(
+    sleeper: Memory, sleep_driver: neo4j.Driver
+) -> None:
+    """A topic is a story: the episode a later one replaced (a moved date, a changed plan) is still
+    what happened, so C1 clusters it with its thread; C3's merged duplicates stay out."""
+    topic_of = _write(sleeper)
+    later = datetime(2025, 3, 20, 9, tzinfo=UTC)
+    moved = sleeper.remember(
+        "User's thesis defence was moved from 12 November to 3 December, same examiner from Bangor.",
+        scope=SCOPE,
+        occurred_at=later,
+    )
+    topic_of[moved.memory.id] = "thesis"
+    superseded = [a.split(":", 1)[1] for a in moved.actions if a.startswith("superseded:")]
+    assert superseded, f"the write path did not supersede the booked date: {moved.actions}"
+    assert all(topic_of.get(s) == "thesis" for s in superseded)
+
+    run = sleeper.consolidate(["nightly"]).runs[0]
+    assert run.status == "succeeded", run.error
+    found = _semantic(sleep_driver)
+    sources = {s for members in found.values() for s in members}
+    assert set(superseded) <= sources, "the replaced episode is missing from its topic"
+    for members in found.values():
+        labels = Counter(topic_of.get(s) for s in members)
+        assert len(labels) == 1 and None not in labels, f"a semantic memory mixes {labels}"
+    status = cypher(sleep_driver, "MATCH (m:Memory {id: $id}) RETURN m.status AS s", id=superseded[0])
+    assert status == [{"s": "superseded"}]  # clustering it does not bring the old belief back
+    summary = cypher(
+        sleep_driver,
+        "MATCH (s:SemanticMemory)-[:DERIVED_FROM]->(:Memory {id: $id}), (old:Memory {id: $id}) "
+        "RETURN s.text AS text, old.text AS old",
+        id=superseded[0],
+    )[0]
+    assert str(summary["old"]).rstrip(".") not in str(summary["text"])  # it states what holds now
+
+    again = sleeper.consolidate(["nightly"]).runs[0]
+    assert {k: v for k, v in again.counts.items() if v and not k.startswith("seen_")} == {}
+    assert _semantic(sleep_driver) == found

@@ -6,13 +6,15 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
+import pytest
 
 from bench.planted_corpus import adjusted_rand_index
 from graphmem.consolidate.clustering import centroid, density_clusters, fade_factor
-from graphmem.consolidate.distil import Member, extractive, shared_entities
+from graphmem.consolidate.distil import Distiller, Member, extractive, shared_entities
 from graphmem.consolidate.drift import classify
 from graphmem.consolidate.merge import choose
 from graphmem.consolidate.settings import ConsolidationSettings
+from graphmem.llm.scripted import ScriptedLLM
 from graphmem.store.consolidation import MemberRow
 
 
@@ -138,6 +140,26 @@ def test_an_extractive_summary_quotes_three_statements_from_six_members_within_i
     assert summary.startswith("Max (6 memories): Statement 0 ")
     assert "Statement 1 " in summary and "Statement 2 " in summary and "Statement 3" not in summary
     assert len(summary) <= 600
+
+
+def test_a_summary_states_what_holds_now_before_what_a_later_statement_replaced() -> None:
+    members = [
+        Member("1", "The thesis defence is booked for 12 November.", 0.95, ("thesis",), replaced=True),
+        Member("2", "The thesis defence moved to 3 December.", 0.8, ("thesis",)),
+        Member("3", "Professor Ndlovu wants the statistics redone.", 0.7, ("thesis",)),
+    ]
+    summary = extractive("semantic", members)
+    assert summary == (
+        "thesis (3 memories): The thesis defence moved to 3 December; "
+        "Professor Ndlovu wants the statistics redone."
+    )
+    model = ScriptedLLM({"consolidate_semantic": [{"text": "The defence is on 3 December."}]})
+    assert Distiller(model).distil("semantic", members).text == "The defence is on 3 December."
+    lines = model.calls[0].prompt.splitlines()
+    assert lines[0] == "1. The thesis defence moved to 3 December."  # the current statement first
+    assert lines[2] == (
+        "3. (earlier, since replaced by a later statement) The thesis defence is booked for 12 November."
+    )
 
 
 def test_adjusted_rand_index() -> None:
@@ -284,3 +306,25 @@ def test_decay_pass_counts_from_the_last_use_and_is_the_same_all_day() -> None:
     assert strength_on(unused, day_start(now)) == strength_on(unused, day_start(now + timedelta(hours=6)))
     assert 0.1 < strength_on(unused, day_start(now)) < 0.11  # 89.3 days to the start of the day
     assert strength_on(replace(unused, pinned=True), day_start(now)) == 1.0
+
+
+def test_time_apart_counts_in_the_scope_s_memories_not_in_days() -> None:
+    from graphmem.consolidate.topics import TopicWeights, topic_similarities
+    from graphmem.store.consolidation import TopicSignals
+
+    def boost_of_first_and_last(days_between: float) -> float:
+        ids = [f"m{i}" for i in range(14)]  # 14 memories, the first and the last 13 steps apart
+        vectors = {m: np.eye(16, dtype=np.float32)[i] for i, m in enumerate(ids)}
+        neighbours = {m: [(o, 0.0) for o in ids if o != m] for m in ids}
+        signals = TopicSignals(
+            {m: i * days_between * 86400.0 for i, m in enumerate(ids)}, {}, {}, [], {}, {m: "/u" for m in ids}
+        )
+        weights = TopicWeights(neighbours=13)
+        nodes, pairs = topic_similarities(neighbours, vectors, signals, weights)
+        ends = [nodes.index("m0"), nodes.index("m13")]
+        row = next(k for k, p in enumerate(pairs.pairs.tolist()) if p == ends)
+        return float(pairs.boost[row])
+
+    # a memory a day and a memory every four days: the ends are 13 memories apart either way
+    assert boost_of_first_and_last(1.0) == pytest.approx(1.0 + 0.27 * np.exp(-1.0))
+    assert boost_of_first_and_last(4.0) == pytest.approx(boost_of_first_and_last(1.0))
