@@ -34,8 +34,9 @@ from graphmem.llm.base import LLM, Usage
 log = logging.getLogger(__name__)
 
 _SPEAKER_PREFIX = re.compile(r"^\s*([A-Z][\w.'-]{0,40}(?: [A-Z][\w.'-]{0,40})?)\s*:\s+")
+# A word: letters of any alphabet and digits ("Amélie", "Tromsø", "Škoda"), joined by . & or -.
 _TOKEN = re.compile(
-    r"[A-Za-z0-9]+(?:[.&-][A-Za-z0-9]+)*(?:\+\+|#)?(?:['\u2019](?:s|m|re|ve|ll|d|t)\b|(?<=s)['\u2019](?!\w))?"
+    r"[^\W_]+(?:[.&-][^\W_]+)*(?:\+\+|#)?(?:['\u2019](?:s|m|re|ve|ll|d|t)\b|(?<=s)['\u2019](?!\w))?"
 )
 _POSSESSIVE = re.compile(r"(?:['\u2019]s|(?<=s)['\u2019])$")
 _SENTENCE_BREAK = frozenset('.!?:;"(\u201c')

@@ -179,3 +179,16 @@ def test_without_a_model_no_call_is_made_and_big_batches_are_split() -> None:
     llm = ScriptedLLM({"entities": [{"texts": []}, {"texts": []}]})
     EntityExtractor(llm, texts_per_call=2).extract_batch(["a", "b", "c"])
     assert len(llm.calls) == 2 and llm.remaining() == {"entities": 0}
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Ingrid moved to Tromsø last spring.", "Tromsø"),
+        ("Had lunch with Amélie from the Lyon office.", "Amélie"),
+        ("Siobhán teaches in Ranelagh.", "Siobhán"),
+        ("Agnieszka drives a Škoda Octavia.", "Škoda Octavia"),
+    ],
+)
+def test_names_written_with_letters_beyond_ascii_are_whole(text: str, name: str) -> None:
+    assert name in [m.name for m in extract_entities(text)]
