@@ -82,7 +82,7 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
         return False  # "works as a hydrologist" and "cycles to work": two things the subject does
     if _changes_the_subject_of(a, b) or _changes_the_subject_of(b, a):
         return True
-    if (a.change or b.change) and (_same_kind_of_value(a, b) or _names_the_act(a, b) or _names_the_act(b, a)):
+    if (a.change or b.change) and (_names_the_act(a, b) or _names_the_act(b, a)):
         return True
     if _redoes(a, b) or _redoes(b, a):
         return True
@@ -119,23 +119,6 @@ def _names_the_act(noun: Clause, verb: Clause) -> bool:
     if not (noun.subject and verb.predicate):
         return False
     return stem(noun.subject.split()[-1]) == stem(verb.predicate)
-
-
-def _same_kind_of_value(a: Clause, b: Clause) -> bool:
-    """Whether the two clauses name two different things of one kind besides their subject: the
-    same head noun with other modifiers ("the payments team" / "the search team", "the night
-    shift" / "the early shift"), the kind of value a change replaces."""
-
-    def kinds(clause: Clause) -> dict[str, set[str]]:
-        found: dict[str, set[str]] = {}
-        for phrase in clause.mentions - {clause.subject}:
-            words = phrase.split()
-            if len(words) > 1:
-                found.setdefault(stem(words[-1]), set()).add(phrase)
-        return found
-
-    ka, kb = kinds(a), kinds(b)
-    return any(ka[head] != kb[head] for head in ka.keys() & kb.keys())
 
 
 def _redoes(again: Clause, other: Clause) -> bool:
