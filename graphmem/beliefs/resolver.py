@@ -33,7 +33,7 @@ class Neighbour:
     cosine: float
     occurred_at: datetime
     strength: float
-    speaker: str | None
+    statement: Statement  # its text as the belief check reads it (the write path reads it once a batch)
 
 
 @dataclass(frozen=True)
@@ -75,9 +75,7 @@ class BeliefChecker:
         for n in neighbours:
             if n.cosine < self._settings.fallback_min_cosine:
                 continue
-            verdict = judge_in_time(
-                read_statement(n.text, n.speaker), n.occurred_at, new, occurred_at, n.cosine
-            )
+            verdict = judge_in_time(n.statement, n.occurred_at, new, occurred_at, n.cosine)
             if verdict.conflict:
                 actions.append(BeliefAction(memory_id=n.id, action="update", reason=verdict.reason))
         return BeliefPlan(actions=actions, insert_new=True)

@@ -279,7 +279,7 @@ class RememberPipeline:
             draft.item.text,
             draft.statement.subject,
             draft.occurred_at,
-            [Neighbour(n.id, n.text, n.cosine, n.occurred_at, n.strength, _speaker(n)) for n in found],
+            [Neighbour(n.id, n.text, n.cosine, n.occurred_at, n.strength, stored[n.id]) for n in found],
         )
         draft.llm_calls += usage.calls
         replaced = plan.replaced()
@@ -435,10 +435,6 @@ def _episode_heads(fresh: list[_Draft]) -> list[EpisodeHead]:
                 EpisodeHead(d.memory_id, d.scope, d.item.source, d.occurred_at, d.occurred_at - EPISODE_GAP)
             )
     return heads
-
-
-def _speaker(n: StoredNeighbour) -> str | None:
-    return speaker_in(n.metadata)
 
 
 def _reinforcement(previous: Reinforcement | None, n: StoredNeighbour, now: datetime) -> Reinforcement:
