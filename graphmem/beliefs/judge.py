@@ -110,7 +110,7 @@ def _changes_the_subject_of(changed: Clause, other: Clause) -> bool:
 def _changes_the_slot_of(changed: Clause, other: Clause) -> bool:
     """Whether ``changed`` announces, with a verb of its own, a change done to the slot ``other``
     fills ("Migrated the main database to MySQL" / "Our main database is Postgres")."""
-    return bool(changed.change and changed.predicate and other.slot_nouns & changed.mentions)
+    return bool(changed.predicate in CHANGE_LEMMAS and other.slot_nouns & changed.mentions)
 
 
 def _names_the_act(noun: Clause, verb: Clause) -> bool:

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from graphmem.beliefs.judge import judge_in_time
 from graphmem.beliefs.plan import BeliefAction, BeliefPlan
-from graphmem.beliefs.statements import Statement, read_statement
+from graphmem.beliefs.statements import Statement
 from graphmem.errors import LLMError
 from graphmem.llm.base import LLM, Usage
 
@@ -81,10 +81,10 @@ class BeliefChecker:
         return BeliefPlan(actions=actions, insert_new=True)
 
     def plan(
-        self, text: str, speaker: str | None, occurred_at: datetime, neighbours: Sequence[Neighbour]
+        self, text: str, new: Statement, occurred_at: datetime, neighbours: Sequence[Neighbour]
     ) -> tuple[BeliefPlan, Usage]:
-        """The plan for ``text``; asks the LLM when one is configured and something is worth asking."""
-        new = read_statement(text, speaker)
+        """The plan for ``text`` (``new`` is how the write path read it, speaker and all); asks the
+        LLM when one is configured and something is worth asking."""
         offline = self.offline(new, occurred_at, neighbours)
         flagged = set(offline.replaced())
         ask = [n for n in neighbours if n.cosine >= self._settings.llm_min_cosine or n.id in flagged]

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from graphmem.beliefs.judge import judge, judge_in_time
+from graphmem.beliefs.judge import judge_in_time
 from graphmem.beliefs.refine import refines
 from graphmem.beliefs.resolver import BeliefChecker, Neighbour
 from graphmem.beliefs.restore import parse_docs
@@ -166,7 +166,10 @@ class RememberPipeline:
             if ahead is not None:
                 ahead.join()
         scopes = [item.scope or ROOT for item in items]
-        owners = self._batch_owners(vectors, scopes, statements, [text_key(item.text) for item in items])
+        times = [item.occurred_at or now for item in items]
+        owners = self._batch_owners(
+            vectors, scopes, statements, times, [text_key(item.text) for item in items]
+        )
         kept = [i for i, owner in enumerate(owners) if owner is None]
         field_charge = needs_fields[0] if needs_fields and field_usage.calls else None
 
@@ -243,11 +246,18 @@ class RememberPipeline:
         return steps
 
     def _batch_owners(
-        self, vectors: np.ndarray, scopes: list[str], statements: list[Statement], keys: list[str]
+        self,
+        vectors: np.ndarray,
+        scopes: list[str],
+        statements: list[Statement],
+        times: list[datetime],
+        keys: list[str],
     ) -> list[int | None]:
         owners = batch_duplicates(vectors, scopes, self._limits.batch_duplicate_cosine, keys)
         for i, owner in enumerate(owners):
-            if owner is not None and judge(statements[owner], statements[i], 1.0).conflict:
+            if owner is None:
+                continue
+            if judge_in_time(statements[owner], times[owner], statements[i], times[i], 1.0).conflict:
                 owners[i] = None  # nearly the same words, opposite meaning: not a duplicate
         return owners
 
@@ -269,7 +279,9 @@ class RememberPipeline:
         for n in found:
             if n.cosine < self._limits.store_duplicate_cosine:
                 break
-            if not judge(stored[n.id], draft.statement, n.cosine).conflict:
+            if not judge_in_time(
+                stored[n.id], n.occurred_at, draft.statement, draft.occurred_at, n.cosine
+            ).conflict:
                 draft.reinforce_id = n.id
                 reinforcements[n.id] = _reinforcement(reinforcements.get(n.id), n, now)
                 return
@@ -277,7 +289,7 @@ class RememberPipeline:
             return
         plan, usage = self._beliefs.plan(
             draft.item.text,
-            draft.statement.subject,
+            draft.statement,
             draft.occurred_at,
             [Neighbour(n.id, n.text, n.cosine, n.occurred_at, n.strength, stored[n.id]) for n in found],
         )
