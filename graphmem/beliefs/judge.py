@@ -66,7 +66,13 @@ def _different_subjects(a: Clause, b: Clause) -> bool:
     words_a, words_b = {stem(w) for w in a.subject.split()}, {stem(w) for w in b.subject.split()}
     if not (pa or pb) and (words_a <= words_b or words_b <= words_a):
         return False
-    return not ((b.change and a.subject in b.mentions) or (a.change and b.subject in a.mentions))
+    return not (_done_to(a, b) or _done_to(b, a))
+
+
+def _done_to(other: Clause, changed: Clause) -> bool:
+    """Whether ``changed`` says, with a change verb, that something was done to ``other``'s
+    subject ("My doctor switched me to losartan"); a "new" in it names whose thing is new."""
+    return changed.change and changed.predicate in CHANGE_LEMMAS and other.subject in changed.mentions
 
 
 def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: float) -> bool:
@@ -80,8 +86,14 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
         return True
     if a.predicate and b.predicate and not (a.change or b.change):
         return False  # "works as a hydrologist" and "cycles to work": two things the subject does
+    if _same_measure(a, b):
+        return True  # "I run 20 km a week" / "I'm up to 35 km a week": one measure, a new number
     if _changes_the_subject_of(a, b) or _changes_the_subject_of(b, a):
         return True
+    if _changes_itself(a, b) or _changes_itself(b, a):
+        return True
+    if (a.predicate and stem(a.predicate) in b.acts) or (b.predicate and stem(b.predicate) in a.acts):
+        return True  # "I quit smoking in March" ends what "I smoke about ten a day" says I do
     if (a.change or b.change) and (_names_the_act(a, b) or _names_the_act(b, a)):
         return True
     if _redoes(a, b) or _redoes(b, a):
@@ -105,6 +117,31 @@ def _changes_the_subject_of(changed: Clause, other: Clause) -> bool:
     if not (changed.predicate in CHANGE_LEMMAS and other.subject) or other.subject == changed.subject:
         return False  # the verb itself is the change ("a new sofa" changes nothing of the cat's)
     return other.subject in changed.mentions
+
+
+def _same_measure(a: Clause, b: Clause) -> bool:
+    """Whether the two clauses give different numbers in the same words and units ("20 km a week",
+    "35 km a week"), one of them with no verb of its own to say it measures something else."""
+    if not (a.quantities and b.quantities and a.values and a.values == b.values) or a.numbers & b.numbers:
+        return False
+    return not (a.predicate and b.predicate and a.predicate != b.predicate)
+
+
+def _changes_itself(changed: Clause, named: Clause) -> bool:
+    """Whether ``changed`` gives a new value, with a change verb of its own, to the thing ``named``
+    says is a named value ("The office wifi password changed to redfox77" / "The office wifi
+    password is bluebird42"). Only a thing, not a person: "Maya is a nurse" names no value of Maya."""
+    if not (changed.predicate in CHANGE_LEMMAS and changed.subject and changed.subject == named.subject):
+        return False
+    if named.verb != "be" or named.predicate is not None or named.slot_nouns:
+        return False  # "Chiamaka's favourite dish is jollof" fills a slot of Chiamaka's, not a thing
+    if not (named.thing and changed.thing):
+        return False
+    return bool(
+        named.names - named.subject_nouns
+        or named.numbers
+        or any(any(c.isdigit() for c in v) for v in named.values)
+    )
 
 
 def _changes_the_slot_of(changed: Clause, other: Clause) -> bool:
@@ -219,7 +256,7 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
     same_object = a.values & b.values or a.predicate == b.predicate
     if a.negated != b.negated and (same_object or cosine >= NEGATION_COSINE):
         return Verdict(True, "negation")
-    if b.additive and not b.negated:
+    if b.additive and (not b.negated or a.negated):  # "I don't drink alcohol either" adds a denial
         return Verdict(False, "an addition")
     if _restates(a, b, cosine):
         return Verdict(False, "restates or narrows")

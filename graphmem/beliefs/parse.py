@@ -16,8 +16,11 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
+from text_to_num import alpha2digit
+
 from graphmem.beliefs.restore import named_subject, parse_doc, with_diary_subject
 from graphmem.beliefs.subjects import (
+    FIRST_PERSON,
     inverted_copula,
     main_subject,
     mentions,
@@ -44,7 +47,7 @@ PAST_ANCHORS = _words("ago until before when back once till")
 # ago", "last spring"); "this year" or "today" anchor it in the present.
 PAST_DATE_WORDS = _words("ago last previous yesterday earlier")
 _YEAR = re.compile(r"^(1[89]|20)\d\d$")
-ADDITIVE_WORDS = _words("also too additionally another besides both second")
+ADDITIVE_WORDS = _words("also too either additionally another besides both second")
 CHANGE_LEMMAS = _words(
     "now move relocate switch change replace migrate join leave become start promote transfer "
     "anymore longer new since reassign upgrade downgrade quit stop adopt sell drop hire appoint "
@@ -52,6 +55,10 @@ CHANGE_LEMMAS = _words(
     "retire resign fire sack marry divorce split engage grow rise climb jump extend shrink double halve "
     "instead nowadays"
 )
+# A light verb with a particle that says someone or something took another's place ("Ncube took
+# over as the lab's PI", "Dana stepped in as interim lead"): a change verb of its own.
+PHRASAL_CHANGES = _words("take_over step_in step_down step_up hand_over switch_over move_in move_out give_up")
+CHANGE_LEMMAS = CHANGE_LEMMAS | PHRASAL_CHANGES
 # Of the change lemmas, these say it whatever their part of speech; the rest only as verbs
 # ("rose to 50" announces a change, "the climbing gym" does not).
 CHANGE_MARKERS = _words("now anymore longer new since currently instead nowadays")
@@ -106,6 +113,8 @@ class Clause:
     names: frozenset[str] = frozenset()  # the proper names it mentions anywhere, lower case
     event: bool = False  # an act told in the simple past ("took the kids to the museum"), not a state
     verbs: frozenset[str] = frozenset()  # the lemmas of its verbs and participles
+    acts: frozenset[str] = frozenset()  # stems of the acts its change verb starts or ends ("quit smoking")
+    thing: bool = False  # the subject is a common noun with a determiner ("the office wifi password")
 
 
 def _is_temporal_adjunct(ent: Any) -> bool:
@@ -244,6 +253,24 @@ def _key(text: str) -> str | None:
     return " ".join(words) or None
 
 
+def _acts(verb: Any) -> frozenset[str]:
+    """The stems of the acts a change verb takes as its object ("quit smoking", "stopped running",
+    "gave up cycling"): what the subject starts or stops doing."""
+    return frozenset(
+        stem(c.text.lower())
+        for c in verb.children
+        if c.dep_ in {"xcomp", "dobj"} and c.text.lower().endswith("ing") and c.pos_ in {"VERB", "NOUN"}
+    )
+
+
+def _phrasal(verb: Any) -> str | None:
+    """A verb with its particle as one word ("take_over" in "took over as lead"), else None."""
+    if verb is None:
+        return None
+    particle = next((c for c in verb.children if c.dep_ == "prt"), None)
+    return f"{verb.lemma_.lower()}_{particle.text.lower()}" if particle is not None else None
+
+
 def _announces_change(doc: Any) -> bool:
     """Whether a main verb (or a marker like "now", "new", "anymore") says a value changed."""
     return any(
@@ -345,10 +372,13 @@ def _read(text: str, speaker: str) -> Clause:
         verb, value_tokens = state.lemma_.lower(), [*value_tokens, root]
     elif verb is not None and verb not in LIGHT_VERBS:
         predicate = verb
+    phrasal = _phrasal(root)
+    if phrasal in PHRASAL_CHANGES:
+        predicate = phrasal
     inverted = inverted_copula(doc)
     if inverted is not None:  # the name is the value, the owned noun the slot
         value_tokens = [t for t in value_tokens if t != inverted[1]] + [inverted[0]]
-    numbers = _numbers(text)
+    numbers = _numbers(alpha2digit(text, "en"))  # "two thousand dollars" is 2000 dollars
     main = main_subject(doc)
     return Clause(
         subject=subject,
@@ -362,7 +392,10 @@ def _read(text: str, speaker: str) -> Clause:
         hedged=hedged or "going to" in lower or "nothing decided" in lower,
         past_only=_past_only(doc, root, lower, words),
         additive=bool(words & ADDITIVE_WORDS) or "as well" in lower or "in addition" in lower,
-        change=_announces_change(doc) or "no longer" in lower or _becomes(root),
+        change=_announces_change(doc)
+        or "no longer" in lower
+        or _becomes(root)
+        or predicate in PHRASAL_CHANGES,
         replaces=bool(lemmas & REPLACING_LEMMAS),
         negated=_negated(doc, root, words, lower),
         lemmas=frozenset(lemmas),
@@ -374,6 +407,10 @@ def _read(text: str, speaker: str) -> Clause:
         verbs=frozenset(t.lemma_.lower() for t in doc if t.pos_ == "VERB"),
         event=root is not None and root.tag_ == "VBD" and state is None and verb not in {"be", "have"},
         plural=main is not None and main.tag_ in {"NNS", "NNPS"},
+        acts=_acts(root) if predicate in CHANGE_LEMMAS else frozenset(),
+        thing=main is not None
+        and main.pos_ == "NOUN"
+        and any(c.dep_ in {"det", "poss"} and c.text.lower() not in FIRST_PERSON for c in main.children),
         dates=frozenset(
             stem(word_form(t)) for t in value_tokens if t.ent_type_ == "DATE" and t.pos_ == "PROPN"
         ),

@@ -14,6 +14,9 @@ def _words(text: str) -> frozenset[str]:
 
 FIRST_PERSON = _words("i me my mine myself")
 PRONOUNS = _words("we us our they them their he him his she her it its you your this that there")
+# Adjectives that say which holder of a slot is meant now, not which slot: "my new dentist" fills
+# the slot "my dentist" filled (the change itself is read from "new" as a change marker).
+TIME_OF_HOLDING = _words("new current latest present")
 
 
 def word_form(token: Any) -> str:
@@ -41,7 +44,7 @@ def phrase_of(token: Any, speaker: str) -> str | None:
         )
         or t == token
     ]
-    return " ".join(w for w in words if w not in FIRST_PERSON) or None
+    return " ".join(w for w in words if w not in FIRST_PERSON and w not in TIME_OF_HOLDING) or None
 
 
 def main_subject(doc: Any, deps: frozenset[str] | set[str] = frozenset({"nsubj", "nsubjpass"})) -> Any:

@@ -1,0 +1,54 @@
+"""Plain updates people write, and the look-alikes beside them, that the offline belief check reads
+through the sentence's grammar rather than through a list of slots."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.beliefs.judge import judge
+from graphmem.beliefs.statements import read_statement
+
+
+def conflict(old: str, new: str, cosine: float = 0.6) -> bool:
+    return judge(read_statement(old, "Ana"), read_statement(new, "Ana"), cosine).conflict
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # the holder of a slot named with "new" / "current" fills the same slot
+        ("My physiotherapist is Dr. Brandt.", "My new physiotherapist is Dr. Moreau."),
+        ("Our accountant is Hollis & Co.", "Our current accountant is Baxter Partners."),
+        # a thing whose value is named, then changed by a verb of its own
+        ("The guest network password is sunflower9.", "The guest network password changed to maple31."),
+        ("The book club is at the Corner Cafe.", "The book club moved to the Old Library."),
+        # someone takes over the role a stored statement names
+        ("The choir's conductor is Mr. Alvarez.", "Ms. Petrov took over as the choir's conductor."),
+        # one measure, a new number, worded as a level rather than with the verb
+        ("I cycle 60 km a week.", "I'm up to 90 km a week."),
+        # a change verb whose object is the act the other statement says is done
+        ("I bite my nails.", "I quit biting my nails last spring."),
+        ("I play squash twice a week.", "I gave up playing squash after the surgery."),
+    ],
+)
+def test_updates_said_plainly_are_found(old: str, new: str) -> None:
+    assert conflict(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "cosine"),
+    [
+        # a denial added to a denial
+        ("I don't eat pork.", "I don't eat shellfish either.", 0.62),
+        # the same amount in words and in digits
+        ("The deposit is $1,500.", "The deposit is fifteen hundred dollars.", 0.93),
+        # a person is not a thing whose value a copula names
+        ("Talia is a pharmacist in Leeds.", "Talia moved to York.", 0.5),
+        # the same unit, but another act
+        ("I cycle 60 km a week.", "I swim 3 km a week.", 0.6),
+        # another thing's holder of the same kind of slot
+        ("My physiotherapist is Dr. Brandt.", "My sister's new physiotherapist is Dr. Moreau.", 0.7),
+    ],
+)
+def test_look_alikes_stay(old: str, new: str, cosine: float) -> None:
+    assert not conflict(old, new, cosine)
