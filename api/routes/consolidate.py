@@ -25,7 +25,15 @@ def _runs(request: Request) -> BackgroundRuns:
     return runs
 
 
-@router.post("/consolidate", response_model=ConsolidationRun | ConsolidationReport, status_code=202)
+@router.post(
+    "/consolidate",
+    response_model=ConsolidationRun | ConsolidationReport,
+    status_code=202,
+    responses={
+        200: {"model": ConsolidationReport, "description": "With ?wait=true: the run is over, its report"},
+        409: {"description": "With ?wait=true: every job asked for is running in another process"},
+    },
+)
 def consolidate(
     memory: MemoryDep,
     allowed: AllowedDep,

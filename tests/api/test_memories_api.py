@@ -161,3 +161,9 @@ def test_openapi_documents_the_routes(client: TestClient) -> None:
         "/v1/health",
     ):
         assert path in paths
+
+
+def test_openapi_documents_every_status_consolidate_answers(client: TestClient) -> None:
+    # 202 with a run id, or with ?wait=true 200 with the report (409 when the jobs run elsewhere)
+    answers = client.get("/openapi.json").json()["paths"]["/v1/consolidate"]["post"]["responses"]
+    assert {"200", "202", "409"} <= set(answers)
