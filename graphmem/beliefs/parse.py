@@ -59,6 +59,8 @@ CHANGE_LEMMAS = _words(
 # over as the lab's PI", "Dana stepped in as interim lead"): a change verb of its own.
 PHRASAL_CHANGES = _words("take_over step_in step_down step_up hand_over switch_over move_in move_out give_up")
 CHANGE_LEMMAS = CHANGE_LEMMAS | PHRASAL_CHANGES
+# Words the small model tags as adverbs where they are a verb's particle ("stepped down as lead").
+PARTICLES = _words("over down in up out off")
 # Of the change lemmas, these say it whatever their part of speech; the rest only as verbs
 # ("rose to 50" announces a change, "the climbing gym" does not).
 CHANGE_MARKERS = _words("now anymore longer new since currently instead nowadays")
@@ -76,7 +78,7 @@ LIGHT_VERBS = _words("be have do get go make take use")
 VALUE_DEPS = _words("attr acomp dobj pobj oprd compound amod nummod npadvmod appos conj")
 # A note written as "key: value" ("Marco's diet: vegetarian", "Tara — medication: losartan").
 _KEY_VALUE = re.compile(r"^\s*([^:]{1,60}?)\s*:\s*(\S.*?)\s*[.!]?\s*$")
-ENDING_LEMMAS = _words("stop quit cancel end abandon drop scrap ditch")
+ENDING_LEMMAS = _words("stop quit cancel end abandon drop scrap ditch resign step_down give_up")
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:[:.]\d+)?\s*(?:am|pm|[km]|st|nd|rd|th)?\b", re.IGNORECASE)
 # Dependencies of a verb that heads a clause of its own beside the main one ("Nate left, so ...").
 CLAUSE_DEPS = _words("ROOT conj ccomp parataxis")
@@ -267,7 +269,14 @@ def _phrasal(verb: Any) -> str | None:
     """A verb with its particle as one word ("take_over" in "took over as lead"), else None."""
     if verb is None:
         return None
-    particle = next((c for c in verb.children if c.dep_ == "prt"), None)
+    particle = next(
+        (
+            c
+            for c in verb.children
+            if c.dep_ == "prt" or (c.dep_ == "advmod" and c.i == verb.i + 1 and c.lower_ in PARTICLES)
+        ),
+        None,
+    )
     return f"{verb.lemma_.lower()}_{particle.text.lower()}" if particle is not None else None
 
 
@@ -286,6 +295,7 @@ def _negated(doc: Any, root: Any, words: set[str], lower: str) -> bool:
     if root is not None and any(c.dep_ == "neg" for c in root.children):
         return True
     ended = any(t.pos_ == "VERB" and t.lemma_.lower() in ENDING_LEMMAS for t in doc)
+    ended = ended or _phrasal(root) in ENDING_LEMMAS  # "stepped down as head of sales"
     return bool(words & CLAUSE_NEGATIONS) or ended or "no longer" in lower
 
 
