@@ -1,0 +1,83 @@
+"""Belief pairs through REST, offline (no LLM): a regression check of the belief check on 190
+pairs of statements written by the engineers while they worked on it (bench/eval/belief_pairs.jsonl:
+95 updates, 95 look-alikes that must both stay). Each pair is written in a scope of its own, the
+old statement a day before the new one; an update passes when the old memory ends superseded, a
+look-alike when both stay active.
+
+These pairs were looked at while the rules were written, so they are not a held-out measure:
+``bench.belief_eval --half test`` is. Beside graphmem, the same run prints what the embedding alone
+would say (an update whenever the two statements are at least 0.75 similar, the belief check's
+own bar for one slot) and what "never an update" scores.
+
+    python -m bench.belief_pairs
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx
+import numpy as np
+
+from bench import stack
+from graphmem.embedding.factory import create_embedder
+
+PAIRS = Path(__file__).parent / "eval" / "belief_pairs.jsonl"
+COSINE_BAR = 0.75
+
+
+def load() -> list[dict[str, Any]]:
+    return [json.loads(line) for line in PAIRS.read_text().splitlines() if line.strip()]
+
+
+def superseded(client: httpx.Client, pair: dict[str, Any], scope: str) -> bool:
+    """Whether writing ``new`` a day after ``old`` leaves ``old`` superseded."""
+    ids = []
+    for text, day in ((pair["old"], "2026-01-01"), (pair["new"], "2026-01-02")):
+        response = client.post(
+            "/v1/memories", json={"text": text, "scope": scope, "occurred_at": f"{day}T12:00:00Z"}
+        )
+        response.raise_for_status()
+        ids.append(response.json()["memory"]["id"])
+    return bool(client.get(f"/v1/memories/{ids[0]}").json()["status"] == "superseded")
+
+
+def main() -> None:
+    pairs = load()
+    embedder = create_embedder("onnx")
+    olds = np.asarray(embedder.embed([p["old"] for p in pairs]))
+    news = np.asarray(embedder.embed([p["new"] for p in pairs]))
+    cosines = (olds * news).sum(axis=1) / (np.linalg.norm(olds, axis=1) * np.linalg.norm(news, axis=1))
+    passed: Counter[str] = Counter()
+    with (
+        stack.neo4j() as target,
+        stack.api_server(target, {"GRAPHMEM_LLM": "none"}) as url,
+        httpx.Client(base_url=url, timeout=60) as client,
+    ):
+        for number, (pair, cosine) in enumerate(zip(pairs, cosines, strict=True)):
+            update = pair["expect"] == "update"
+            said = superseded(client, pair, f"/bench/pairs/p{number}")
+            passed["graphmem"] += said == update
+            passed["cosine>=0.75"] += bool(cosine >= COSINE_BAR) == update
+            passed["never an update"] += not update
+            if said != update:
+                print(json.dumps({"failed": pair, "cosine": round(float(cosine), 2)}, ensure_ascii=False))
+    for system, count in passed.items():
+        print(
+            json.dumps(
+                {
+                    "metric": "belief_pairs",
+                    "system": system,
+                    "pairs": len(pairs),
+                    "passed": count,
+                    "rate": round(count / len(pairs), 3),
+                }
+            )
+        )
+
+
+if __name__ == "__main__":
+    main()
