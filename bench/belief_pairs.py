@@ -1,6 +1,6 @@
-"""Belief pairs through REST, offline (no LLM): a regression check of the belief check on 190
+"""Belief pairs through REST, offline (no LLM): a regression check of the belief check on 220
 pairs of statements written by the engineers while they worked on it (bench/eval/belief_pairs.jsonl:
-95 updates, 95 look-alikes that must both stay). Each pair is written in a scope of its own, the
+115 updates, 105 look-alikes that must both stay). Each pair is written in a scope of its own, the
 old statement a day before the new one; an update passes when the old memory ends superseded, a
 look-alike when both stay active.
 

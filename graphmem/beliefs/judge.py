@@ -72,7 +72,18 @@ def _different_subjects(a: Clause, b: Clause) -> bool:
 def _done_to(other: Clause, changed: Clause) -> bool:
     """Whether ``changed`` says, with a change verb, that something was done to ``other``'s
     subject ("My doctor switched me to losartan"); a "new" in it names whose thing is new."""
-    return changed.change and changed.predicate in CHANGE_LEMMAS and other.subject in changed.mentions
+    return changed.change and changed.predicate in CHANGE_LEMMAS and _names(changed, other.subject)
+
+
+def _names(clause: Clause, subject: str | None) -> bool:
+    """Whether ``clause`` names ``subject``: as a whole, or as its owner and its noun ("I changed
+    my forum username" names "Ana's username" when Ana speaks)."""
+    if subject is None:
+        return False
+    if subject in clause.mentions:
+        return True
+    owned = _possessed(subject)
+    return owned is not None and owned[0] in clause.mentions and owned[1] in clause.mentions
 
 
 def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: float) -> bool:
@@ -116,7 +127,7 @@ def _changes_the_subject_of(changed: Clause, other: Clause) -> bool:
     about ("Postponed the audit to May 9" changes what "The audit is on April 2" says of the audit)."""
     if not (changed.predicate in CHANGE_LEMMAS and other.subject) or other.subject == changed.subject:
         return False  # the verb itself is the change ("a new sofa" changes nothing of the cat's)
-    return other.subject in changed.mentions
+    return _names(changed, other.subject)
 
 
 def _same_measure(a: Clause, b: Clause) -> bool:

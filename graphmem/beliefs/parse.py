@@ -53,7 +53,7 @@ CHANGE_LEMMAS = _words(
     "anymore longer new since reassign upgrade downgrade quit stop adopt sell drop hire appoint "
     "reschedule postpone push delay raise cut lower increase reduce update rename convert currently "
     "retire resign fire sack marry divorce split engage grow rise climb jump extend shrink double halve "
-    "instead nowadays"
+    "instead nowadays correct amend revise adjust"
 )
 # A light verb with a particle that says someone or something took another's place ("Ncube took
 # over as the lab's PI", "Dana stepped in as interim lead"): a change verb of its own.
@@ -78,7 +78,7 @@ LIGHT_VERBS = _words("be have do get go make take use")
 VALUE_DEPS = _words("attr acomp dobj pobj oprd compound amod nummod npadvmod appos conj")
 # A note written as "key: value" ("Marco's diet: vegetarian", "Tara — medication: losartan").
 _KEY_VALUE = re.compile(r"^\s*([^:]{1,60}?)\s*:\s*(\S.*?)\s*[.!]?\s*$")
-ENDING_LEMMAS = _words("stop quit cancel end abandon drop scrap ditch resign step_down give_up")
+ENDING_LEMMAS = _words("stop quit cancel end abandon drop scrap ditch resign step_down give_up finish")
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:[:.]\d+)?\s*(?:am|pm|[km]|st|nd|rd|th)?\b", re.IGNORECASE)
 # Dependencies of a verb that heads a clause of its own beside the main one ("Nate left, so ...").
 CLAUSE_DEPS = _words("ROOT conj ccomp parataxis")

@@ -29,6 +29,9 @@ def conflict(old: str, new: str, cosine: float = 0.6) -> bool:
         # a change verb whose object is the act the other statement says is done
         ("I bite my nails.", "I quit biting my nails last spring."),
         ("I play squash twice a week.", "I gave up playing squash after the surgery."),
+        # a change done to a thing the other statement names by its owner and noun
+        ("My handle on the chess site is rookmaster.", "I changed my chess handle to quietbishop."),
+        ("My allergy record lists latex.", "The clinic corrected my allergy record to say nickel."),
         # leaving a role ends it ("stepped down", a particle the small model tags as an adverb)
         ("Rafa is the club's treasurer.", "Rafa stepped down as the club's treasurer."),
     ],
