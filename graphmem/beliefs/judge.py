@@ -132,9 +132,12 @@ def _changes_the_subject_of(changed: Clause, other: Clause) -> bool:
 
 def _same_measure(a: Clause, b: Clause) -> bool:
     """Whether the two clauses give different numbers in the same words and units ("20 km a week",
-    "35 km a week"), one of them with no verb of its own to say it measures something else."""
+    "35 km a week"), one of them with no verb of its own to say it measures something else, or a
+    change verb to say the number changed."""
     if not (a.quantities and b.quantities and a.values and a.values == b.values) or a.numbers & b.numbers:
         return False
+    if a.predicate in CHANGE_LEMMAS or b.predicate in CHANGE_LEMMAS:
+        return True  # "The server was upgraded to Ubuntu 24.04" / "The server runs Ubuntu 20.04"
     return not (a.predicate and b.predicate and a.predicate != b.predicate)
 
 

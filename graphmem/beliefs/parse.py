@@ -171,7 +171,19 @@ def _state_participle(root: Any) -> Any:
     done by someone ("was hired by Stripe"). None for any other main verb."""
     if root is None or root.tag_ != "VBN" or any(c.dep_ == "agent" for c in root.children):
         return None
-    return next((c for c in root.children if c.dep_ == "auxpass"), None)
+    aux = next((c for c in root.children if c.dep_ == "auxpass"), None)
+    if aux is not None and _moved_to(root, aux):
+        return None
+    return aux
+
+
+def _moved_to(participle: Any, aux: Any) -> bool:
+    """Whether a past passive of a change verb says where its subject went: "The server was
+    upgraded to Ubuntu 24.04", "has been moved to the Vega room" (an act, not a state like "is
+    engaged to Keiko")."""
+    past = aux.lemma_ == "be" and (aux.tag_ == "VBD" or aux.text.lower() == "been")
+    to = any(c.dep_ == "prep" and c.lower_ == "to" for c in participle.children)
+    return past and to and participle.lemma_.lower() in CHANGE_LEMMAS
 
 
 def _becomes(root: Any) -> bool:
