@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from graphmem.beliefs.statements import RELATION_NOUNS
+
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
@@ -118,6 +120,10 @@ def subject_of(doc: Any, speaker: str) -> tuple[str | None, set[str]]:
     named_value = any(
         c.dep_ in {"attr", "acomp"} and (c.pos_ in {"PROPN", "NUM"} or c.ent_type_) for c in head.children
     )
+    if noun in RELATION_NOUNS and not any(
+        c.dep_ in {"attr", "acomp"} and c.pos_ == "PROPN" for c in head.children
+    ):
+        named_value = False  # "Felix's wife is 36" is about his wife (her age), not a slot of his
     if head.lemma_ == "be" and named_value:  # "Bob's manager is Alice": Bob's manager slot holds Alice
         return owner, {noun}
     return (f"{owner}'s {noun}" if owner else noun), set()  # "Bob's sister lives in Rome"

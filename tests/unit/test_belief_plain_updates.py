@@ -53,6 +53,8 @@ def test_updates_said_plainly_are_found(old: str, new: str) -> None:
         ("Talia is a pharmacist in Leeds.", "Talia moved to York.", 0.5),
         # the same unit, but another act
         ("I cycle 60 km a week.", "I swim 3 km a week.", 0.6),
+        # a relative's number is the relative's (an age), not a value of the owner's
+        ("Omar is 41.", "Omar's husband is 44.", 0.85),
         # a present passive is a state: being engaged to someone is no move
         ("Kim lives in Oslo.", "Kim is engaged to Keiko.", 0.5),
         # another thing's holder of the same kind of slot
