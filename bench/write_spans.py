@@ -117,6 +117,13 @@ def serve(port: int, out: Path) -> None:
 
     IdempotencyStore.claim = in_request("claim", IdempotencyStore.claim)  # type: ignore[method-assign]
     IdempotencyStore.complete = in_request("complete", IdempotencyStore.complete)  # type: ignore[method-assign]
+    try:  # claims and answers in shared transactions (where the checkout has them)
+        from graphmem.api.idempotency_batches import IdempotencyBatches
+    except ImportError:
+        pass
+    else:
+        IdempotencyBatches.claim = in_request("claim", IdempotencyBatches.claim)  # type: ignore[method-assign]
+        IdempotencyBatches.complete = in_request("complete", IdempotencyBatches.complete)  # type: ignore[method-assign]
     Memory.remember_batch = in_request("route write", Memory.remember_batch)  # type: ignore[method-assign]
     create_app = app_module.create_app
 
@@ -158,19 +165,14 @@ def measure(source: Path | None, variant: str, target: Any, neo4j_pid: int | Non
     """One run of the distinct phase through the API of ``source`` (None: this checkout)."""
     with tempfile.TemporaryDirectory() as tmp:
         spans_file, port = Path(tmp) / "spans.jsonl", free_port()
-        env = stack.api_env(target, stack.OFFLINE_API)
-        path = [str(source)] if source is not None else []
-        env["PYTHONPATH"] = os.pathsep.join([*path, str(Path(__file__).resolve().parent.parent)])
-        command = [
-            sys.executable,
-            "-m",
-            "bench.write_spans",
-            "--serve",
-            str(port),
-            "--spans",
-            str(spans_file),
-        ]
-        server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # The API runs this file as a script from the checkout measured, whose graphmem (and
+        # bench) come first on the path; with -m, this checkout's would.
+        checkout = source or Path(__file__).resolve().parent.parent
+        env = stack.api_env(target, stack.OFFLINE_API, checkout)
+        command = [sys.executable, __file__, "--serve", str(port), "--spans", str(spans_file)]
+        server = subprocess.Popen(
+            command, env=env, cwd=checkout, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         try:
             url = f"http://127.0.0.1:{port}"
             stack.wait_healthy(url, 180.0)

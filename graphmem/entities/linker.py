@@ -65,23 +65,26 @@ class EntityLinker:
         self._clock: Clock = clock or SystemClock()
         self._names = KeptVectors(embedder)
 
-    def plan(self, memories: Sequence[MemoryToLink]) -> tuple[list[dict[str, Any]], Usage]:
+    def plan(
+        self, memories: Sequence[MemoryToLink], tx: Transaction | None = None
+    ) -> tuple[list[dict[str, Any]], Usage]:
         """The mention rows of ``memories`` for :meth:`write`, and what the LLM calls cost.
 
         One row per (memory, entity) with ``memory_id, scope, key, name, name_embedding, kind,
         entity_id, group_id, seen_at`` (and ``adopt`` for a graphiti entity). Reads Neo4j once
-        and embeds once; raises DatabaseUnavailableError or EmbeddingError when those fail
-        (an LLM failure falls back to the offline extractor).
+        (in ``tx`` when given: the write transaction the rows go into) and embeds once; raises
+        DatabaseUnavailableError or EmbeddingError when those fail (an LLM failure falls back to
+        the offline extractor).
         """
         if not memories:
             return [], Usage()
         texts = [m[1] for m in memories]
         mentions, usage = self._extractor.extract_batch(texts, [m[3] for m in memories])
         extracted = [(m[0], m[2], found) for m, found in zip(memories, mentions, strict=True)]
-        return self.plan_mentions(extracted), usage
+        return self.plan_mentions(extracted, tx), usage
 
     def plan_mentions(
-        self, found: Sequence[tuple[str, str, Sequence[EntityMention]]]
+        self, found: Sequence[tuple[str, str, Sequence[EntityMention]]], tx: Transaction | None = None
     ) -> list[dict[str, Any]]:
         """The rows for mentions already extracted, as ``(memory_id, scope, mentions)``: resolution only.
 
@@ -89,7 +92,7 @@ class EntityLinker:
         Neo4j once and embeds once.
         """
         vectors = self._name_vectors([mentions for _, _, mentions in found])
-        stored = self._store.candidates([scope for _, scope, _ in found])
+        stored = self._store.candidates([scope for _, scope, _ in found], tx=tx)
         seen_at = self._clock.now()
         rows: list[dict[str, Any]] = []
         for scope in sorted({scope for _, scope, _ in found}):

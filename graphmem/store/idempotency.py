@@ -96,7 +96,7 @@ class IdempotencyStore:
                 stale_before=now - STALE_CLAIM,
             )
 
-        found = {int(r["index"]): r for r in self._executor.write_unit(work, "idempotency/settle")}
+        found = {int(r["index"]): r for r in self._executor.write_unit(work, "idempotency settle")}
         return [
             _claim_of(found[i], rid, token, c.route, c.body_hash) for i, (rid, token, c) in enumerate(made)
         ]
