@@ -9,6 +9,7 @@ runs (one per group): its size, wall time, and the time spent in each catalog qu
 embedding, the read-ahead join, the scope lock and the commit. Then runs bench.load's distinct
 phase (every writer on a scope of its own, no readers) against it. The CPU seconds of the API
 process, of this client and of Neo4j during the phase say which of them the 2 cores went to.
+Each API first takes ``--warm-up`` untimed writes (models loaded, Neo4j's query plans compiled).
 Prints one JSON line per span: mean ms per request or per group, and the run's figures.
 """
 
@@ -177,6 +178,8 @@ def measure(source: Path | None, variant: str, target: Any, neo4j_pid: int | Non
             url = f"http://127.0.0.1:{port}"
             stack.wait_healthy(url, 180.0)
             phase_args = SimpleNamespace(writers=args.writers, readers=0, distinct=True, max_seconds=1800.0)
+            if args.warm_up:  # models loaded, Neo4j's plans compiled: the first writes are not timed
+                load.run_phase(f"warm-{variant}-{time.monotonic_ns()}", url, target, phase_args, args.warm_up)
             spans_file.write_text("")
             api0, me0 = cpu_seconds(server.pid), time.process_time()
             neo0 = cpu_seconds(neo4j_pid) if neo4j_pid else 0.0
@@ -232,6 +235,7 @@ def main() -> None:
     parser.add_argument("--writers", type=int, default=50)
     parser.add_argument("--writes", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--warm-up", type=int, default=300, help="untimed writes through each API first")
     parser.add_argument("--compare-with", type=Path, metavar="DIR")
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)  # the wrapped API process
     parser.add_argument("--spans", type=Path, help=argparse.SUPPRESS)
