@@ -1,10 +1,11 @@
-"""W6: linking memories to the entities they mention, in two steps around the write transaction.
+"""W6: linking memories to the entities they mention, in two steps: plan, then write.
 
-:meth:`EntityLinker.plan` runs before the transaction: it extracts mentions (one LLM call per
-batch, or offline), embeds their names (one call), reads the entities of the scopes involved (one
-query) and resolves every mention to a stored or a new entity. :meth:`EntityLinker.write` runs
-inside the transaction, after the memories are created, and only merges and links: nothing slow
-or fallible beyond the database happens while the transaction is open.
+:meth:`EntityLinker.plan` extracts mentions (one LLM call per batch, or offline), embeds their
+names (one call), reads the entities of the scopes involved (one query: inside the write
+transaction when it is given one, as the write path does, so under the scope locks and without a
+transaction of its own) and resolves every mention to a stored or a new entity.
+:meth:`EntityLinker.write` runs inside the transaction, after the memories are created, and only
+merges and links.
 """
 
 from __future__ import annotations
