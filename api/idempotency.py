@@ -6,6 +6,8 @@ same key and the same request gets that answer back, marked ``Idempotency-Replay
 same key with another route or body is refused (422 ``idempotency_key_reused``); a repeat while
 the first is still running gets 409 ``idempotency_in_progress`` (retry shortly). Keys are kept
 per caller (per API key). Answers that a retry may change (5xx, 401, 408, 409, 429) are not kept.
+The claims and answers of concurrent requests are written together, a transaction for all of them
+(:mod:`graphmem.api.idempotency_batches`), each decided as it would be alone.
 """
 
 from __future__ import annotations
