@@ -6,6 +6,8 @@ same key and the same request gets that answer back, marked ``Idempotency-Replay
 same key with another route or body is refused (422 ``idempotency_key_reused``); a repeat while
 the first is still running gets 409 ``idempotency_in_progress`` (retry shortly). Keys are kept
 per caller (per API key). Answers that a retry may change (5xx, 401, 408, 409, 429) are not kept.
+The claims and answers of concurrent requests are written together, a transaction for all of them
+(:mod:`graphmem.api.idempotency_batches`), each decided as it would be alone.
 """
 
 from __future__ import annotations
@@ -22,9 +24,10 @@ import anyio.to_thread
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from graphmem.api.errors import error_response, status_for
+from graphmem.api.idempotency_batches import IdempotencyBatches
 from graphmem.errors import GraphmemError
 from graphmem.memory import Memory
-from graphmem.store.idempotency import Claim, StoredAnswer
+from graphmem.store.idempotency import Claim, ClaimRequest, StoredAnswer
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -77,6 +80,9 @@ class IdempotencyMiddleware:
         self._unreleased: dict[str, Claim] = {}
         self._unreleased_lock = threading.Lock()
         self._limiter: anyio.CapacityLimiter | None = None  # made in the event loop, on first use
+        # Claims and answers of concurrent requests share transactions (one per Memory served).
+        self._batches: tuple[Memory, IdempotencyBatches] | None = None
+        self._batches_lock = threading.Lock()
 
     async def _in_thread(self, fn: Callable[..., T], *args: object) -> T:
         """Run a claim or an answer (a small Neo4j write) in a thread of this middleware's own pool:
@@ -131,7 +137,13 @@ class IdempotencyMiddleware:
         if not self._purged:  # once per process: drop what expired meanwhile
             self._purged = True
             memory.idempotency.purge_expired(now)
-        return memory.idempotency.claim(caller, key, route, digest, now)
+        return self._batched(memory).claim(ClaimRequest(caller, key, route, digest))
+
+    def _batched(self, memory: Memory) -> IdempotencyBatches:
+        with self._batches_lock:
+            if self._batches is None or self._batches[0] is not memory:
+                self._batches = (memory, IdempotencyBatches(memory.idempotency))
+            return self._batches[1]
 
     async def _run(self, memory: Memory, claim: Claim, scope: Scope, body: bytes, send: Send) -> None:
         messages: list[Message] = []
@@ -156,7 +168,7 @@ class IdempotencyMiddleware:
         if answer is None or answer.status >= 500 or answer.status in NOT_KEPT:
             await self._in_thread(self._release, memory, claim)
         else:
-            await self._in_thread(_quietly, memory.idempotency.complete, claim, answer, datetime.now(UTC))
+            await self._in_thread(_quietly, self._batched(memory).complete, claim, answer)
         for message in messages:
             await send(message)
 

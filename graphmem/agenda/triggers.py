@@ -38,9 +38,10 @@ class TriggerLinking:
         self._day_first = day_first
 
     def plan(
-        self, memories: Sequence[NewMemory], speakers: Sequence[str | None]
+        self, memories: Sequence[NewMemory], speakers: Sequence[str | None], tx: Transaction | None = None
     ) -> tuple[list[dict[str, Any]], Usage]:
-        """Trigger rows for the new memories (none for one that arrives already superseded)."""
+        """Trigger rows for the new memories (none for one that arrives already superseded); the
+        texts alone decide them (``tx`` is not read)."""
         current = [m for m in memories if m.status == "active"]
         days = future_days_batch([(m.text, m.occurred_at) for m in current], day_first=self._day_first)
         rows = [

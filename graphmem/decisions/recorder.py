@@ -65,14 +65,17 @@ class DecisionRecorder:
         self._store = store
         self._clock: Clock = clock or SystemClock()
 
-    def plan(self, memories: Sequence[DecisionSource]) -> tuple[list[dict[str, Any]], Usage]:
+    def plan(
+        self, memories: Sequence[DecisionSource], tx: Transaction | None = None
+    ) -> tuple[list[dict[str, Any]], Usage]:
         """The decision rows of ``memories`` for :meth:`write` (input order), and what the LLM calls cost.
 
         One row per memory that states a decision, with ``id, memory_id, scope, text, choice,
         reasoning, domain, outcome, decided_at, status, recorded_at, detected_at`` and
-        ``supersedes`` / ``superseded_by`` (lists of ``{"id", "reason"}``). Reads Neo4j once and
-        embeds once; raises DatabaseUnavailableError or EmbeddingError when those fail (an LLM
-        failure falls back to the offline detector).
+        ``supersedes`` / ``superseded_by`` (lists of ``{"id", "reason"}``). Reads Neo4j once (in
+        ``tx`` when given: the write transaction the rows go into) and embeds once; raises
+        DatabaseUnavailableError or EmbeddingError when those fail (an LLM failure falls back to
+        the offline detector).
         """
         if not memories:
             return [], Usage()
@@ -82,7 +85,7 @@ class DecisionRecorder:
             return [], usage
         now = self._clock.now()
         rows = [_row(memory, draft, now) for memory, draft in found]
-        ledgers = self._ledgers(rows)
+        ledgers = self._ledgers(rows, tx)
         facts = {id(r): decision_facts(r["text"], r["choice"]) for r in rows}
         stored = [e.facts for ledger in ledgers.values() for e in ledger.entries]
         vectors = self._vectors(stored + list(facts.values()))
@@ -102,10 +105,12 @@ class DecisionRecorder:
         """Create the planned decisions and their ``SUPERSEDES`` edges, inside the caller's transaction."""
         DecisionStore.record(tx, rows)
 
-    def _ledgers(self, rows: Sequence[dict[str, Any]]) -> dict[tuple[str, str], _Ledger]:
+    def _ledgers(
+        self, rows: Sequence[dict[str, Any]], tx: Transaction | None
+    ) -> dict[tuple[str, str], _Ledger]:
         keys = {(r["scope"], r["domain"]) for r in rows}
         ledgers = {key: _Ledger() for key in keys}
-        for stored in self._store.active(sorted(keys)):
+        for stored in self._store.active(sorted(keys), tx=tx):
             ledgers[(stored.scope, stored.domain)].entries.append(
                 _Entry(stored.id, decision_facts(stored.text, stored.choice), stored.decided_at)
             )

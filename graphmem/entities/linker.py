@@ -1,10 +1,11 @@
-"""W6: linking memories to the entities they mention, in two steps around the write transaction.
+"""W6: linking memories to the entities they mention, in two steps: plan, then write.
 
-:meth:`EntityLinker.plan` runs before the transaction: it extracts mentions (one LLM call per
-batch, or offline), embeds their names (one call), reads the entities of the scopes involved (one
-query) and resolves every mention to a stored or a new entity. :meth:`EntityLinker.write` runs
-inside the transaction, after the memories are created, and only merges and links: nothing slow
-or fallible beyond the database happens while the transaction is open.
+:meth:`EntityLinker.plan` extracts mentions (one LLM call per batch, or offline), embeds their
+names (one call), reads the entities of the scopes involved (one query: inside the write
+transaction when it is given one, as the write path does, so under the scope locks and without a
+transaction of its own) and resolves every mention to a stored or a new entity.
+:meth:`EntityLinker.write` runs inside the transaction, after the memories are created, and only
+merges and links.
 """
 
 from __future__ import annotations
@@ -65,23 +66,26 @@ class EntityLinker:
         self._clock: Clock = clock or SystemClock()
         self._names = KeptVectors(embedder)
 
-    def plan(self, memories: Sequence[MemoryToLink]) -> tuple[list[dict[str, Any]], Usage]:
+    def plan(
+        self, memories: Sequence[MemoryToLink], tx: Transaction | None = None
+    ) -> tuple[list[dict[str, Any]], Usage]:
         """The mention rows of ``memories`` for :meth:`write`, and what the LLM calls cost.
 
         One row per (memory, entity) with ``memory_id, scope, key, name, name_embedding, kind,
         entity_id, group_id, seen_at`` (and ``adopt`` for a graphiti entity). Reads Neo4j once
-        and embeds once; raises DatabaseUnavailableError or EmbeddingError when those fail
-        (an LLM failure falls back to the offline extractor).
+        (in ``tx`` when given: the write transaction the rows go into) and embeds once; raises
+        DatabaseUnavailableError or EmbeddingError when those fail (an LLM failure falls back to
+        the offline extractor).
         """
         if not memories:
             return [], Usage()
         texts = [m[1] for m in memories]
         mentions, usage = self._extractor.extract_batch(texts, [m[3] for m in memories])
         extracted = [(m[0], m[2], found) for m, found in zip(memories, mentions, strict=True)]
-        return self.plan_mentions(extracted), usage
+        return self.plan_mentions(extracted, tx), usage
 
     def plan_mentions(
-        self, found: Sequence[tuple[str, str, Sequence[EntityMention]]]
+        self, found: Sequence[tuple[str, str, Sequence[EntityMention]]], tx: Transaction | None = None
     ) -> list[dict[str, Any]]:
         """The rows for mentions already extracted, as ``(memory_id, scope, mentions)``: resolution only.
 
@@ -89,7 +93,7 @@ class EntityLinker:
         Neo4j once and embeds once.
         """
         vectors = self._name_vectors([mentions for _, _, mentions in found])
-        stored = self._store.candidates([scope for _, scope, _ in found])
+        stored = self._store.candidates([scope for _, scope, _ in found], tx=tx)
         seen_at = self._clock.now()
         rows: list[dict[str, Any]] = []
         for scope in sorted({scope for _, scope, _ in found}):

@@ -67,17 +67,25 @@ class DecisionStore:
         self._executor = executor
 
     def active(
-        self, keys: Sequence[tuple[str, str]], *, per_key: int = DEFAULT_ACTIVE_PER_DOMAIN
+        self,
+        keys: Sequence[tuple[str, str]],
+        *,
+        per_key: int = DEFAULT_ACTIVE_PER_DOMAIN,
+        tx: Transaction | None = None,
     ) -> list[ActiveDecision]:
-        """The active decisions of each (scope, domain), newest first (at most ``per_key`` each)."""
+        """The active decisions of each (scope, domain), newest first (at most ``per_key`` each);
+        read in ``tx`` when given (the write transaction), else in a read transaction of its own."""
         wanted = sorted(set(keys))
         if not wanted:
             return []
-        rows = self._executor.read(
-            "decisions/find_active",
-            keys=[{"scope": scope, "domain": domain} for scope, domain in wanted],
-            limit=per_key,
-        )
+        params: dict[str, Any] = {
+            "keys": [{"scope": scope, "domain": domain} for scope, domain in wanted],
+            "limit": per_key,
+        }
+        if tx is not None:
+            rows = tx.run("decisions/find_active", **params)
+        else:
+            rows = self._executor.read("decisions/find_active", **params)
         return [
             ActiveDecision(
                 id=r["id"],

@@ -65,18 +65,26 @@ class EntityStore:
         self._executor = executor
 
     def candidates(
-        self, scopes: Sequence[str], *, per_scope: int = DEFAULT_CANDIDATES_PER_SCOPE
+        self,
+        scopes: Sequence[str],
+        *,
+        per_scope: int = DEFAULT_CANDIDATES_PER_SCOPE,
+        tx: Transaction | None = None,
     ) -> dict[str, list[StoredEntity]]:
-        """The stored entities of each scope (newest first, at most ``per_scope``)."""
+        """The stored entities of each scope (newest first, at most ``per_scope``); read in ``tx``
+        when given (the write transaction the links go into), else in a read transaction of its own."""
         wanted = sorted(set(scopes))
         found: dict[str, list[StoredEntity]] = {scope: [] for scope in wanted}
         if not wanted:
             return found
-        rows = self._executor.read(
-            "entities/find_candidates",
-            scopes=[{"scope": s, "group_id": group_id_for_scope(s)} for s in wanted],
-            limit=per_scope,
-        )
+        params: dict[str, Any] = {
+            "scopes": [{"scope": s, "group_id": group_id_for_scope(s)} for s in wanted],
+            "limit": per_scope,
+        }
+        if tx is not None:
+            rows = tx.run("entities/find_candidates", **params)
+        else:
+            rows = self._executor.read("entities/find_candidates", **params)
         for row in rows:
             found[row["scope"]].append(
                 StoredEntity(

@@ -165,6 +165,15 @@ class MemoryStore:
         return [[_neighbour(n) for n in native(found)] for found in rows]
 
     @staticmethod
+    def lock_and_find_similar(
+        tx: Transaction, probes: Sequence[tuple[str, list[float]]], *, min_cosine: float, k: int = 10
+    ) -> list[list[StoredNeighbour]]:
+        """Take the write lock of each probe's scope (as :meth:`lock_scopes` does), then find its
+        similar memories (as :meth:`similar_in` does), the lock and the read in one round trip."""
+        rows = similar_rows(tx, probes, min_score=index_score_from_cosine(min_cosine), k=k, lock=True)
+        return [[_neighbour(n) for n in native(found)] for found in rows]
+
+    @staticmethod
     def lock_scopes(tx: Transaction, scopes: Sequence[str]) -> None:
         """Take the write lock of each scope (its ``:ScopeLock`` node) until ``tx`` ends.
 

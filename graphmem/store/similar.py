@@ -25,15 +25,17 @@ Probe = tuple[str, list[float]]
 
 
 def similar_rows(
-    tx: Transaction, probes: Sequence[Probe], *, min_score: float, k: int
+    tx: Transaction, probes: Sequence[Probe], *, min_score: float, k: int, lock: bool = False
 ) -> list[list[dict[str, Any]]]:
     """For each probe, up to ``k`` raw neighbour rows (``score`` as the vector index reports it,
-    (1 + cos) / 2, at least ``min_score``), best first."""
+    (1 + cos) / 2, at least ``min_score``), best first. With ``lock``, the write lock of each
+    probe's scope is taken first, in the same statement (``memories/lock_and_read_scopes``)."""
     found: list[list[dict[str, Any]]] = [[] for _ in probes]
     if not probes:
         return found
     scopes = sorted({scope for scope, _ in probes})
-    rows = tx.run("memories/scope_embeddings", scopes=scopes, exact_below=EXACT_SCOPE_BELOW)
+    query = "memories/lock_and_read_scopes" if lock else "memories/scope_embeddings"
+    rows = tx.run(query, scopes=scopes, exact_below=EXACT_SCOPE_BELOW)
     exact = {r["scope"]: r for r in rows if int(r["size"]) <= EXACT_SCOPE_BELOW}
     chosen: dict[int, list[tuple[str, float]]] = {}
     by_scope: dict[str, list[int]] = defaultdict(list)

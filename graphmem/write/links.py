@@ -19,11 +19,11 @@ class EntityLinking:
         self._linker = linker
 
     def plan(
-        self, memories: Sequence[NewMemory], speakers: Sequence[str | None]
+        self, memories: Sequence[NewMemory], speakers: Sequence[str | None], tx: Transaction | None = None
     ) -> tuple[list[dict[str, Any]], Usage]:
-        """Mention rows for the new memories."""
+        """Mention rows for the new memories (the stored entities read in ``tx`` when given)."""
         return self._linker.plan(
-            [(m.id, m.text, m.scope, s) for m, s in zip(memories, speakers, strict=True)]
+            [(m.id, m.text, m.scope, s) for m, s in zip(memories, speakers, strict=True)], tx
         )
 
     def write(self, tx: Transaction, rows: list[dict[str, Any]]) -> None:
@@ -38,10 +38,10 @@ class DecisionRecording:
         self._recorder = recorder
 
     def plan(
-        self, memories: Sequence[NewMemory], speakers: Sequence[str | None]
+        self, memories: Sequence[NewMemory], speakers: Sequence[str | None], tx: Transaction | None = None
     ) -> tuple[list[dict[str, Any]], Usage]:
-        """Decision rows for the new memories that state a decision."""
-        return self._recorder.plan([(m.id, m.text, m.scope, m.occurred_at) for m in memories])
+        """Decision rows for the new memories that state a decision (stored ones read in ``tx``)."""
+        return self._recorder.plan([(m.id, m.text, m.scope, m.occurred_at) for m in memories], tx)
 
     def write(self, tx: Transaction, rows: list[dict[str, Any]]) -> None:
         """Create the decisions and their SUPERSEDES edges."""

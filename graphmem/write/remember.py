@@ -52,9 +52,10 @@ class GraphLinker(Protocol):
     """A write-path stage that links new memories into the graph (entities, decisions)."""
 
     def plan(
-        self, memories: Sequence[NewMemory], speakers: Sequence[str | None]
+        self, memories: Sequence[NewMemory], speakers: Sequence[str | None], tx: Transaction | None = None
     ) -> tuple[list[dict[str, Any]], Usage]:
-        """Work out, before the transaction, the rows to write for these new memories."""
+        """Work out the rows to write for these new memories; what it reads of the graph, it reads
+        in ``tx`` when given (the write transaction: one transaction fewer, under the scope locks)."""
         ...
 
     def write(self, tx: Transaction, rows: list[dict[str, Any]]) -> None:
@@ -185,7 +186,6 @@ class RememberPipeline:
                 for d in drafts:
                     if d.index == field_charge:
                         d.llm_calls += field_usage.calls
-            self._store.lock_scopes(tx, [d.scope for d in drafts])
             return self._write_drafts(tx, owners, drafts, vectors, now)
 
         return self._store.write(work)
@@ -198,11 +198,12 @@ class RememberPipeline:
         vectors: np.ndarray,
         now: datetime,
     ) -> list[WriteResult]:
-        """Check the drafts against the stored memories (under the scope locks) and write them."""
+        """Take the write lock of each draft's scope, check the drafts against the stored memories
+        (read under the locks, in the same statement) and write them."""
         min_cosine = (
             self._beliefs.min_cosine if self._limits.belief_checks else self._limits.store_duplicate_cosine
         )
-        neighbours = self._store.similar_in(
+        neighbours = self._store.lock_and_find_similar(
             tx, [(d.scope, d.embedding) for d in drafts], min_cosine=min_cosine
         )
         reinforcements: dict[str, Reinforcement] = {}
@@ -227,18 +228,20 @@ class RememberPipeline:
             list(reinforcements.values()),
             supersessions,
             _episode_pairs(fresh),
-            self._link(create, fresh),
+            self._link(tx, create, fresh),
             _episode_heads(fresh),
         )
         return self._results(owners, drafts, outcome.created, outcome.reinforced)
 
-    def _link(self, create: list[NewMemory], fresh: list[_Draft]) -> list[Callable[[Transaction], None]]:
-        """W6 entities and W7 decisions: planned now, written inside the write transaction."""
+    def _link(
+        self, tx: Transaction, create: list[NewMemory], fresh: list[_Draft]
+    ) -> list[Callable[[Transaction], None]]:
+        """W6 entities and W7 decisions: planned (reading the graph in ``tx``) and written in ``tx``."""
         steps: list[Callable[[Transaction], None]] = []
         if not self._limits.link_graph:
             return steps
         for linker in self._linkers:
-            rows, usage = linker.plan(create, [speaker_of(d.item) for d in fresh])
+            rows, usage = linker.plan(create, [speaker_of(d.item) for d in fresh], tx)
             if usage.calls and fresh:
                 fresh[0].llm_calls += usage.calls
             if rows:

@@ -136,3 +136,25 @@ def test_concurrent_repeats_of_one_key_create_one_memory(
     assert {a.status_code for a in answers} == {201}
     assert len({a.json()["memory"]["id"] for a in answers}) == 1
     assert _count(memory, scope) == 1
+
+
+def test_concurrent_writes_with_their_own_keys_each_replay_their_own_answer(
+    client: TestClient, memory: Memory, scope: str
+) -> None:
+    # Their claims and answers share transactions: each must still get back its own answer.
+    sent = [({"Idempotency-Key": str(uuid.uuid4())}, f"{scope}/w{i}") for i in range(12)]
+
+    def write(pair: tuple[dict[str, str], str]) -> httpx.Response:
+        headers, where = pair
+        return client.post(
+            "/v1/memories", headers=headers, json={"text": f"Desk {where} faces east.", "scope": where}
+        )
+
+    with ThreadPoolExecutor(12) as pool:
+        first = list(pool.map(write, sent))
+        again = list(pool.map(write, sent))
+    assert [r.status_code for r in first] == [201] * 12
+    for (_, where), a, b in zip(sent, first, again, strict=True):
+        assert a.json()["memory"]["scope"] == where
+        assert b.headers.get("idempotency-replayed") == "true" and b.content == a.content
+        assert _count(memory, where) == 1
