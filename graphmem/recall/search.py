@@ -3,23 +3,28 @@ candidate also read in its episode context: recall/ranking.py, recall/episode_co
 to the graph neighbourhood of the best hits, reweighted by memory dynamics and intent, then a
 trust pass.
 
-Round trips to Neo4j, each an auto-commit read: candidates (vector, from the in-process vector
-cache checked in the graph, ANN or an exact scan of a small scope; and fulltext), then the
-neighbourhood of the best with the records, lineage and conflicts of the whole pool (and a vector
-query per sub-query when the best match is weak). A scoped recall that the vector cache answers
-reads its fulltext candidates first, while the query is embedded in another thread, then checks
-its cached hits: three round trips, the first one beside the embedding.
+Round trips to Neo4j, each an auto-commit read: candidates (vector, ANN or an exact scan of a
+small scope; and fulltext), then the neighbourhood of the best with the records, lineage and
+conflicts of the whole pool (and a vector query per sub-query when the best match is weak).
+
+A scoped recall that the in-process vector cache answers (recall/vector_cache.py) takes two round
+trips. The first reads the fulltext candidates and the scopes' revisions while the query is
+embedded in another thread. Then the cache ranks, and recall chooses what to expand from the
+cached hits and texts as if they had all passed the filters; the second round trip checks the hits
+in the graph and reads that expansion with them. When the hits that passed lead to another choice
+(a filter dropped one, a text changed), the expansion is read again: never a different answer.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from functools import cache
+from typing import Protocol
 
 import numpy as np
 
@@ -44,10 +49,19 @@ from graphmem.recall.ranking import (
 from graphmem.recall.scoring import Intent, ScoreWeights, composite_factor, intent_boost
 from graphmem.recall.subqueries import sub_queries
 from graphmem.recall.trust import trust_pass
-from graphmem.recall.vector_cache import VectorCache
+from graphmem.recall.vector_cache import Opened, VectorCache
 from graphmem.scopes import scope_filter
 from graphmem.store.executor import Transaction
-from graphmem.store.search import Candidate, Facts, Neighbour, SearchFilter, SearchStore, Surroundings
+from graphmem.store.search import (
+    Candidate,
+    Expansion,
+    Facts,
+    Neighbour,
+    Pool,
+    SearchFilter,
+    SearchStore,
+    Surroundings,
+)
 
 # Cosine similarity of MiniLM embeddings: below LOW nothing is really related, above HIGH it is.
 LOW_SIMILARITY = 0.25
@@ -194,6 +208,55 @@ def search_filter(query: RecallQuery) -> SearchFilter:
     )
 
 
+class Found(Protocol):
+    """A memory a retriever found: its id, the retriever's score, its cosine to the query, its text."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def score(self) -> float: ...
+    @property
+    def cosine(self) -> float: ...
+    @property
+    def text(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class _Hit:
+    """A cached vector hit before the graph has checked it (what it would be as a candidate)."""
+
+    id: str
+    score: float
+    cosine: float
+    text: str
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What recall reads of its candidates before ranking them, and what it expands."""
+
+    evidence: dict[str, Evidence]
+    reasons: dict[str, list[str]]
+    texts: dict[str, str]
+    expansion: Expansion
+
+
+@dataclass(frozen=True)
+class _Ahead:
+    """An expansion read with the cached hits, and the plan it was read for (from those hits as
+    the cache held them, before the graph checked them)."""
+
+    hits: list[tuple[str, float, str]]
+    plan: _Plan
+    rows: tuple[list[Neighbour], Pool]
+
+    def plan_for(self, vector: list[Candidate], deep: list[Candidate]) -> _Plan | None:
+        """The plan, when the checked candidates are the hits it was made from (none dropped, no
+        text changed, no sub-query added): it is then the plan they lead to."""
+        same = not deep and [(c.id, c.cosine, c.text) for c in vector] == self.hits
+        return self.plan if same else None
+
+
 @dataclass(frozen=True)
 class _Found:
     vector: list[Candidate]
@@ -280,43 +343,44 @@ class Recaller:
         s = self._settings
 
         def work(tx: Transaction) -> _Found:
-            cached = (
-                self._cache.candidates(
-                    tx, query_vector, lucene, seek, limit=pool, text_k=pool * 2, text_limit=pool
-                )
+            opened = (
+                self._cache.open(tx, lucene, seek, text_k=pool * 2, text_limit=pool)
                 if self._cache is not None
                 else None
             )
             embedding = query_vector()
-            vector, fulltext = cached or self._search.candidates(
-                tx,
-                embedding,
-                lucene,
-                seek,
-                k=max(100, pool * 2),
-                limit=pool,
-                min_results=query.limit,
-                text_k=pool * 2,
-                text_limit=pool,
+            cached = (
+                self._from_cache(tx, opened, query.query, embedding, seek, where, pool)
+                if opened is not None
+                else None
             )
+            if cached is not None:
+                vector, fulltext, ahead = cached
+            else:
+                ahead = None
+                vector, fulltext = self._search.candidates(
+                    tx,
+                    embedding,
+                    lucene,
+                    seek,
+                    k=max(100, pool * 2),
+                    limit=pool,
+                    min_results=query.limit,
+                    text_k=pool * 2,
+                    text_limit=pool,
+                )
             best = max((c.score for c in vector), default=None)
             deep: list[Candidate] = []
             if similarity_confidence(best) < s.deep_below:  # R4: search deeper, within the budget
                 for text in deeper:
                     vec = self._embed((text,))
-                    deep += self._nearest(tx, vec, seek, pool * 2)
-            evidence, reasons, pool_texts = _evidence(query.query, vector, fulltext, deep)
-            base = {m: relevance(e, s.ranking) for m, e in evidence.items()}
-            seeds = ordered(base)[: s.expand_top]
-            pool_ids = list(dict.fromkeys(c.id for c in [*vector, *fulltext, *deep]))
-            neighbours, pool_rows = self._search.neighbourhood(
-                tx,
-                seeds,
-                pool_ids,
-                embedding,
-                where,
-                max_entity_mentions=s.max_entity_mentions,
-                context_of=[m for m, e in evidence.items() if e.cosine],
+                    deep += self._nearest(tx, opened, vec, seek, pool * 2)
+            plan = (ahead and ahead.plan_for(vector, deep)) or self._plan(query.query, vector, fulltext, deep)
+            evidence, reasons, pool_texts = plan.evidence, plan.reasons, plan.texts
+            neighbours, pool_rows = (
+                ahead.rows
+                if ahead is not None and ahead.plan.expansion == plan.expansion
+                else self._search.neighbourhood(tx, plan.expansion, embedding, where)
             )
             # Each candidate read in its episode context (it came in the same round trip, so it
             # weighs in after the seeds are chosen: on dev LoCoMo 0.6966 vs 0.6972 before them).
@@ -361,18 +425,68 @@ class Recaller:
             evidence_gaps=evidence_gaps(query.query, results),
         )
 
-    def _nearest(
-        self, tx: Transaction, embedding: list[float], where: SearchFilter, limit: int
-    ) -> list[Candidate]:
-        """The ``limit`` nearest memories by vector alone (a sub-query): from the vector cache when
-        it can answer, else from the graph's index (an exact scan when scopes are narrow)."""
-        cached = (
-            self._cache.candidates(tx, lambda: embedding, None, where, limit=limit, text_k=1, text_limit=1)
-            if self._cache is not None
+    def _plan(
+        self, query: str, vector: Sequence[Found], fulltext: Sequence[Found], deep: Sequence[Found]
+    ) -> _Plan:
+        """The evidence of every candidate, and the expansion it leads to: the best ``expand_top``
+        by relevance as seeds, every candidate's records, and the context of those with a cosine."""
+        s = self._settings
+        evidence, reasons, texts = _evidence(query, vector, fulltext, deep)
+        base = {m: relevance(e, s.ranking) for m, e in evidence.items()}
+        expansion = Expansion(
+            seeds=tuple(ordered(base)[: s.expand_top]),
+            pool=tuple(sorted({c.id for c in [*vector, *fulltext, *deep]})),
+            context_of=tuple(sorted(m for m, e in evidence.items() if e.cosine)),
+            max_entity_mentions=s.max_entity_mentions,
+        )
+        return _Plan(evidence, reasons, texts, expansion)
+
+    def _from_cache(
+        self,
+        tx: Transaction,
+        opened: Opened,
+        query: str,
+        embedding: list[float],
+        seek: SearchFilter,
+        where: SearchFilter,
+        pool: int,
+    ) -> tuple[list[Candidate], list[Candidate], _Ahead | None] | None:
+        """Vector and fulltext candidates from the vector cache, and the expansion read with them
+        (chosen from the cached hits, as if every one passed the filters; none when the best
+        match is weak: sub-queries will add candidates). None when the cache cannot tell the exact
+        top ``pool`` (the filters dropped too many hits)."""
+        assert self._cache is not None
+        nearest = self._cache.nearest(opened, embedding, pool)
+        fulltext = self._cache.fulltext(opened, nearest)
+        hits = [_Hit(m, cosine, cosine, text) for m, cosine, text in nearest.hits[:pool]]
+        best = max((h.score for h in hits), default=None)
+        plan = (
+            self._plan(query, hits, fulltext, [])
+            if similarity_confidence(best) >= self._settings.deep_below
             else None
         )
-        if cached is not None:
-            return cached[0]
+        expansion = None if plan is None else plan.expansion
+        checked = self._cache.check(tx, nearest, seek, pool, expansion, embedding, where)
+        if checked is None:
+            return None
+        ahead = (
+            None
+            if plan is None or checked.expanded is None
+            else _Ahead(nearest.hits[:pool], plan, checked.expanded)
+        )
+        return checked.vector, fulltext, ahead
+
+    def _nearest(
+        self, tx: Transaction, opened: Opened | None, embedding: list[float], where: SearchFilter, limit: int
+    ) -> list[Candidate]:
+        """The ``limit`` nearest memories by vector alone (a sub-query): from the vector cache when
+        it answers this recall, else from the graph's index (an exact scan when scopes are narrow)."""
+        if opened is not None and self._cache is not None:
+            checked = self._cache.check(
+                tx, self._cache.nearest(opened, embedding, limit), where, limit, None, embedding, where
+            )
+            if checked is not None:
+                return checked.vector
         return self._search.vector(tx, embedding, where, k=limit * 2, limit=limit, min_results=1)
 
     def _rank(
@@ -432,7 +546,7 @@ def in_context(
 
 
 def _evidence(
-    query: str, vector: list[Candidate], fulltext: list[Candidate], deep: list[Candidate]
+    query: str, vector: Sequence[Found], fulltext: Sequence[Found], deep: Sequence[Found]
 ) -> tuple[dict[str, Evidence], dict[str, list[str]], dict[str, str]]:
     """What the retrievers found of each memory, the reasons to show for it, and the texts."""
     cosine = {c.id: c.cosine for c in [*fulltext, *vector]}
