@@ -24,7 +24,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from functools import cache
-from typing import Protocol
 
 import numpy as np
 
@@ -32,8 +31,9 @@ from graphmem.clock import Clock, SystemClock
 from graphmem.embedding.base import Embedder, blend
 from graphmem.models import MemoryRecord, Recalled, RecallQuery, RecallResult
 from graphmem.recall.budget import tight_budget
-from graphmem.recall.episode_context import context_cosine
+from graphmem.recall.evidence import Found, Hit, Plan, evidence_of, in_context
 from graphmem.recall.keywords import keyword_shares
+from graphmem.recall.lineage import LINEAGE_POOL, evidence_first, vouched
 from graphmem.recall.lucene import lucene_query
 from graphmem.recall.ranking import (
     Evidence,
@@ -60,7 +60,6 @@ from graphmem.store.search import (
     Pool,
     SearchFilter,
     SearchStore,
-    Surroundings,
 )
 
 # Cosine similarity of MiniLM embeddings: below LOW nothing is really related, above HIGH it is.
@@ -102,69 +101,6 @@ def _embedding_pool() -> ThreadPoolExecutor:
 
 
 QUERY_VECTOR_CACHE = 512  # query vectors kept (about 12 KB each as a list of floats: 6 MB at most)
-LINEAGE_POOL = 6  # candidates per result slot checked for DERIVED_FROM lineage
-# The best-matching sources a derived memory lifts to its own rank. On LoCoMo after consolidation
-# (bench.locomo_recall --consolidate) one keeps evidence recall level with before; more, or
-# spreading to every source through the graph, pushes other evidence out of the top 10.
-VOUCHED_SOURCES = 1
-
-
-def vouched(
-    ordered: list[tuple[str, float, list[str]]], lineage: dict[str, set[str]]
-) -> list[tuple[str, float, list[str]]]:
-    """A derived memory's best-matching sources rise to just below it, then all are re-sorted.
-
-    Consolidation fades the sources of a semantic memory (C1); when that memory answers the
-    query, the episode it was distilled from that matches the query best is the evidence behind
-    it and ranks with it (only ``VOUCHED_SOURCES``, so one cluster does not fill every slot).
-    """
-    score = {m: sc for m, sc, _ in ordered}
-    lifted = dict(score)
-    for derived, sources in lineage.items():
-        if derived not in score:
-            continue
-        best = sorted((s for s in sources if s in score), key=lambda s: -score[s])[:VOUCHED_SOURCES]
-        for source in best:
-            lifted[source] = max(lifted[source], score[derived] * 0.999)
-    out = [(m, lifted[m], reasons) for m, _, reasons in ordered]
-    return sorted(out, key=lambda e: -e[1])
-
-
-def evidence_first(
-    ordered: list[tuple[str, float, list[str]]],
-    lineage: dict[str, set[str]],
-    limit: int,
-    copies: frozenset[str] = frozenset(),
-) -> list[tuple[str, float, list[str]]]:
-    """The best ``limit``, where a derived memory gives its slot up to its own sources.
-
-    A semantic memory or schema summarises its sources; when one of them is returned too, the
-    summary adds a slot of repetition and takes one from other evidence. So a derived memory is
-    returned only when none of its sources is (it then stands in for them), and its sources carry
-    the reason ``summarised as <id>``. An extractive summary (``copies``: written offline, it
-    repeats its central source) steps aside for any of its sources among the candidates, since
-    the source it vouched for says the same with its own time and metadata.
-    """
-    chosen: list[tuple[str, float, list[str]]] = []
-    dropped: set[str] = set()
-    while True:
-        chosen = []
-        for entry in ordered:
-            if len(chosen) == limit:
-                break
-            if entry[0] not in dropped:
-                chosen.append(entry)
-        ids = {m for m, _, _ in chosen}
-        redundant = {d for d in ids if lineage.get(d, set()) & ids or (d in copies and d in lineage)}
-        redundant -= dropped
-        if not redundant:
-            break
-        dropped |= redundant
-    summary_of = {s: d for d in dropped for s in lineage.get(d, set())}
-    return [
-        (m, score, [*reasons, f"summarised as {summary_of[m]}"] if m in summary_of else reasons)
-        for m, score, reasons in chosen
-    ]
 
 
 def entity_weight(neighbour: Neighbour, candidates: int) -> float:
@@ -208,49 +144,16 @@ def search_filter(query: RecallQuery) -> SearchFilter:
     )
 
 
-class Found(Protocol):
-    """A memory a retriever found: its id, the retriever's score, its cosine to the query, its text."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def score(self) -> float: ...
-    @property
-    def cosine(self) -> float: ...
-    @property
-    def text(self) -> str: ...
-
-
-@dataclass(frozen=True)
-class _Hit:
-    """A cached vector hit before the graph has checked it (what it would be as a candidate)."""
-
-    id: str
-    score: float
-    cosine: float
-    text: str
-
-
-@dataclass(frozen=True)
-class _Plan:
-    """What recall reads of its candidates before ranking them, and what it expands."""
-
-    evidence: dict[str, Evidence]
-    reasons: dict[str, list[str]]
-    texts: dict[str, str]
-    expansion: Expansion
-
-
 @dataclass(frozen=True)
 class _Ahead:
     """An expansion read with the cached hits, and the plan it was read for (from those hits as
     the cache held them, before the graph checked them)."""
 
     hits: list[tuple[str, float, str]]
-    plan: _Plan
+    plan: Plan
     rows: tuple[list[Neighbour], Pool]
 
-    def plan_for(self, vector: list[Candidate], deep: list[Candidate]) -> _Plan | None:
+    def plan_for(self, vector: list[Candidate], deep: list[Candidate]) -> Plan | None:
         """The plan, when the checked candidates are the hits it was made from (none dropped, no
         text changed, no sub-query added): it is then the plan they lead to."""
         same = not deep and [(c.id, c.cosine, c.text) for c in vector] == self.hits
@@ -427,11 +330,11 @@ class Recaller:
 
     def _plan(
         self, query: str, vector: Sequence[Found], fulltext: Sequence[Found], deep: Sequence[Found]
-    ) -> _Plan:
+    ) -> Plan:
         """The evidence of every candidate, and the expansion it leads to: the best ``expand_top``
         by relevance as seeds, every candidate's records, and the context of those with a cosine."""
         s = self._settings
-        evidence, reasons, texts = _evidence(query, vector, fulltext, deep)
+        evidence, reasons, texts = evidence_of(query, vector, fulltext, deep)
         base = {m: relevance(e, s.ranking) for m, e in evidence.items()}
         expansion = Expansion(
             seeds=tuple(ordered(base)[: s.expand_top]),
@@ -439,7 +342,7 @@ class Recaller:
             context_of=tuple(sorted(m for m, e in evidence.items() if e.cosine)),
             max_entity_mentions=s.max_entity_mentions,
         )
-        return _Plan(evidence, reasons, texts, expansion)
+        return Plan(evidence, reasons, texts, expansion)
 
     def _from_cache(
         self,
@@ -458,7 +361,7 @@ class Recaller:
         assert self._cache is not None
         nearest = self._cache.nearest(opened, embedding, pool)
         fulltext = self._cache.fulltext(opened, nearest)
-        hits = [_Hit(m, cosine, cosine, text) for m, cosine, text in nearest.hits[:pool]]
+        hits = [Hit(m, cosine, cosine, text) for m, cosine, text in nearest.hits[:pool]]
         best = max((h.score for h in hits), default=None)
         plan = (
             self._plan(query, hits, fulltext, [])
@@ -525,45 +428,3 @@ class Recaller:
                 if boost > 1.0:
                     reasons.setdefault(memory_id, []).append(f"fits intent {intent}")
         return [(m, scores[m], reasons.get(m, [])) for m in ordered(scores)]
-
-
-def in_context(
-    query: str, evidence: dict[str, Evidence], pool_texts: dict[str, str], around: dict[str, Surroundings]
-) -> dict[str, Evidence]:
-    """Evidence with each memory's episode context (recall/episode_context.py): the cosine of the
-    memory read with its neighbours, and the share of the query's telling words they match
-    (weighed among the candidates, like the memory's own words)."""
-    if not around:
-        return evidence
-    texts = {m: " ".join(a.texts) for m, a in around.items() if m in evidence}
-    shares = keyword_shares(query, texts, pool_texts) if texts else {}
-    return {
-        m: e
-        if m not in around
-        else replace(e, context=context_cosine(e.cosine, around[m]), context_keyword=shares.get(m, 0.0))
-        for m, e in evidence.items()
-    }
-
-
-def _evidence(
-    query: str, vector: Sequence[Found], fulltext: Sequence[Found], deep: Sequence[Found]
-) -> tuple[dict[str, Evidence], dict[str, list[str]], dict[str, str]]:
-    """What the retrievers found of each memory, the reasons to show for it, and the texts."""
-    cosine = {c.id: c.cosine for c in [*fulltext, *vector]}
-    texts = {c.id: c.text for c in [*deep, *fulltext, *vector]}
-    keyword = keyword_shares(query, texts)
-    sub: dict[str, float] = {}
-    for c in deep:
-        sub[c.id] = max(sub.get(c.id, 0.0), c.score)
-    reasons: dict[str, list[str]] = {}
-    for c in vector:
-        reasons.setdefault(c.id, []).append(f"vector similarity {c.cosine:.2f}")
-    for c in fulltext:
-        reasons.setdefault(c.id, []).append("keyword match")
-    for memory_id in sub:
-        reasons.setdefault(memory_id, []).append("matched a sub-query")
-    evidence = {
-        m: Evidence(cosine=cosine.get(m, 0.0), keyword=keyword.get(m, 0.0), sub_query=sub.get(m, 0.0))
-        for m in {*cosine, *sub}
-    }
-    return evidence, reasons, texts
