@@ -1,4 +1,4 @@
-// The second round trip of a scoped recall that the in-process vector cache answers: its cached vector hits $hits (id, cosine, rank) kept where they pass the candidates' filters (status in $statuses), in rank order (the first $limit), with their ranking facts and texts; and in the same statement what expand_with_details reads for the seeds, pool and episode context that recall chose from its cached hits before sending (neighbours with status in $neighbour_statuses): recall uses that part only when the hits that passed lead to the same choice, else it sends expand_with_details.
+// The second round trip of a scoped recall that the in-process vector cache answers: its cached vector hits $hits (id, cosine, rank) kept where they pass the candidates' filters (status in $statuses), in rank order (the first $limit), with their ranking facts and texts; and in the same statement what expand_with_details reads for the seeds, pool and episode context that recall chose from its cached hits before sending (neighbours with status in $neighbour_statuses): recall uses that part only when the hits that passed lead to the same choice, else it sends expand_with_details. The episode context comes as ids and texts: recall takes the cosines among those memories and to the query from its cache.
 // mode: read
 CALL () {
   UNWIND $hits AS h
@@ -90,10 +90,6 @@ CALL () {
   }
   WITH m, near
   WHERE size(near) > 0
-  RETURN collect({id: m.id,
-           to_query: [n IN near | vector.similarity.cosine(n.embedding, $embedding)],
-           to_memory: [n IN near | vector.similarity.cosine(n.embedding, m.embedding)],
-           among: [a IN near | [b IN near | vector.similarity.cosine(a.embedding, b.embedding)]],
-           texts: [n IN near | n.text]}) AS around
+  RETURN collect({id: m.id, near: [n IN near | n.id], texts: [n IN near | n.text]}) AS around
 }
 RETURN hits, neighbours, details, around

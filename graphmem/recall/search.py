@@ -369,7 +369,7 @@ class Recaller:
             else None
         )
         expansion = None if plan is None else plan.expansion
-        checked = self._cache.check(tx, nearest, seek, pool, expansion, embedding, where)
+        checked = self._cache.check(tx, opened, nearest, seek, pool, expansion, embedding, where)
         if checked is None:
             return None
         ahead = (
@@ -386,7 +386,14 @@ class Recaller:
         it answers this recall, else from the graph's index (an exact scan when scopes are narrow)."""
         if opened is not None and self._cache is not None:
             checked = self._cache.check(
-                tx, self._cache.nearest(opened, embedding, limit), where, limit, None, embedding, where
+                tx,
+                opened,
+                self._cache.nearest(opened, embedding, limit),
+                where,
+                limit,
+                None,
+                embedding,
+                where,
             )
             if checked is not None:
                 return checked.vector

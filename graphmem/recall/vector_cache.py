@@ -24,7 +24,7 @@ import numpy as np
 from graphmem.store import scope_vectors
 from graphmem.store.executor import Row, Transaction
 from graphmem.store.scope_vectors import Checked, ScopeRows
-from graphmem.store.search import Candidate, Expansion, SearchFilter
+from graphmem.store.search import Candidate, Expansion, SearchFilter, Surroundings
 from graphmem.tenancy import current_allowed, within
 
 HITS_PER_RESULT = 2  # hits sent to the graph per candidate asked for (the filters drop some)
@@ -250,9 +250,10 @@ class VectorCache:
         hits = [(m, c, t) for (m, c), t in zip(ranked, texts, strict=True)]
         return Nearest(query, hits, everything)
 
-    @staticmethod
     def check(
+        self,
         tx: Transaction,
+        opened: Opened,
         nearest: Nearest,
         where: SearchFilter,
         limit: int,
@@ -271,10 +272,42 @@ class VectorCache:
             expansion=expansion,
             embedding=embedding,
             neighbours_where=neighbours_where,
+            context=lambda around: self.surroundings(opened, nearest.query, around),
         )
         if len(checked.vector) < limit and not nearest.complete:
             return None
         return checked
+
+    def surroundings(
+        self, opened: Opened, query: np.ndarray, around: dict[str, tuple[list[str], list[str]]]
+    ) -> dict[str, Surroundings] | None:
+        """The episode context of each memory of ``around`` (memory -> its neighbours' ids and
+        texts) with the cosines among them and to ``query`` taken from the cached vectors; None
+        when the cache does not hold one of them (a neighbour in a scope not asked for)."""
+        out = {}
+        with self._lock:
+            for memory_id, (near, texts) in around.items():
+                rows = [self._vector(opened.subtrees, m) for m in [memory_id, *near]]
+                if any(r is None for r in rows):
+                    return None
+                vectors = np.stack([r for r in rows if r is not None]).astype(np.float64)
+                among = vectors[1:] @ vectors[1:].T
+                out[memory_id] = Surroundings(
+                    to_query=tuple((vectors[1:] @ query).tolist()),
+                    to_memory=tuple((vectors[1:] @ vectors[0]).tolist()),
+                    among=tuple(tuple(r) for r in among.tolist()),
+                    texts=tuple(texts),
+                )
+        return out
+
+    @staticmethod
+    def _vector(subtrees: list[Subtree], memory_id: str) -> np.ndarray | None:
+        for s in subtrees:
+            row = s.row_of.get(memory_id)
+            if row is not None:
+                vector: np.ndarray = s.matrix[row]
+                return vector
+        return None
 
     def fulltext(self, opened: Opened, nearest: Nearest) -> list[Candidate]:
         """The fulltext candidates of ``opened``, each with its cached cosine to the query of

@@ -23,6 +23,7 @@ from graphmem.store.search import (
     Neighbour,
     Pool,
     SearchFilter,
+    Surroundings,
     facts_of,
     neighbourhood_of,
 )
@@ -145,10 +146,13 @@ def checked(
     expansion: Expansion | None,
     embedding: list[float],
     neighbours_where: SearchFilter,
+    context: Callable[[dict[str, tuple[list[str], list[str]]]], dict[str, Surroundings] | None],
 ) -> Checked:
     """Vector hits (id, cosine; best first) kept where they pass ``where`` (the first ``limit``),
     in one round trip with the neighbourhood of ``expansion`` (filtered by ``neighbours_where``,
-    cosines to ``embedding``) when one is given."""
+    cosines to ``embedding``) when one is given. The episode context of each memory comes as the
+    ids and texts of its neighbours (memory -> (ids, texts)); ``context`` turns them into
+    :class:`Surroundings`, or None when it cannot (the expansion is then not kept)."""
     expand = expansion or Expansion((), (), (), 0)
     rows = tx.run(
         "search/cached_recall_expand",
@@ -164,7 +168,12 @@ def checked(
         Candidate(str(h["id"]), float(h["score"]), facts_of(h), float(h["score"]), str(h["text"]))
         for h in row["hits"]
     ]
-    return Checked(vector, neighbourhood_of(row) if expansion is not None else None)
+    if expansion is None:
+        return Checked(vector, None)
+    around = context(
+        {str(r["id"]): ([str(n) for n in r["near"]], [str(t) for t in r["texts"]]) for r in row["around"]}
+    )
+    return Checked(vector, None if around is None else neighbourhood_of(row, around))
 
 
 def fulltext_candidates(rows: list[Row], similarity: Callable[[str], float]) -> list[Candidate]:

@@ -332,9 +332,11 @@ class Expansion:
         }
 
 
-def neighbourhood_of(row: Row) -> tuple[list[Neighbour], Pool]:
+def neighbourhood_of(
+    row: Row, surroundings: dict[str, Surroundings] | None = None
+) -> tuple[list[Neighbour], Pool]:
     """The neighbours, pool rows and episode contexts of an expansion's row (its columns
-    ``neighbours``, ``details`` and ``around``)."""
+    ``neighbours``, ``details`` and ``around``; ``surroundings`` instead of ``around`` when given)."""
     neighbours = [
         Neighbour(
             r["seed"],
@@ -347,13 +349,17 @@ def neighbourhood_of(row: Row) -> tuple[list[Neighbour], Pool]:
         )
         for r in row["neighbours"]
     ]
-    surroundings = {
-        str(r["id"]): Surroundings(
-            to_query=tuple(_similarity(v) for v in r["to_query"]),
-            to_memory=tuple(_similarity(v) for v in r["to_memory"]),
-            among=tuple(tuple(_similarity(v) for v in near) for near in r["among"]),
-            texts=tuple(str(t) for t in r["texts"]),
-        )
-        for r in row["around"]
-    }
+    surroundings = (
+        surroundings
+        if surroundings is not None
+        else {
+            str(r["id"]): Surroundings(
+                to_query=tuple(_similarity(v) for v in r["to_query"]),
+                to_memory=tuple(_similarity(v) for v in r["to_memory"]),
+                among=tuple(tuple(_similarity(v) for v in near) for near in r["among"]),
+                texts=tuple(str(t) for t in r["texts"]),
+            )
+            for r in row["around"]
+        }
+    )
     return neighbours, Pool({d["memory"]["id"]: d for d in row["details"]}, surroundings)

@@ -6,8 +6,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 
 import numpy as np
+import pytest
 
-from graphmem.recall.vector_cache import Subtree
+from graphmem.recall.vector_cache import Opened, Subtree, VectorCache
 from graphmem.store.scope_vectors import ScopeRows
 from graphmem.store.search import instant
 
@@ -63,3 +64,20 @@ def test_instants_decode_like_the_driver() -> None:
     oslo = instant([int(moment.timestamp()), 0, 3600])
     assert oslo is not None and oslo.utcoffset() == timedelta(hours=1)
     assert oslo.tzinfo == timezone(timedelta(hours=1))
+
+
+def test_the_episode_context_of_a_memory_comes_from_the_cached_vectors() -> None:
+    tree = Subtree("/u", "/u/", {})
+    tree.upsert(rows(["a", "b", "c"], "/u", [[1, 0], [0.6, 0.8], [0, 2]]))
+    cache = VectorCache(dimension=2, max_rows=10)
+    opened = Opened([tree], [])
+    query = np.asarray([0, 1], dtype=np.float32)
+    around = cache.surroundings(opened, query, {"a": (["b", "c"], ["text b", "text c"])})
+    assert around is not None
+    context = around["a"]
+    assert context.to_query == pytest.approx((0.8, 1.0))
+    assert context.to_memory == pytest.approx((0.6, 0.0))
+    assert context.among[0] == pytest.approx((1.0, 0.8)) and context.among[1] == pytest.approx((0.8, 1.0))
+    assert context.texts == ("text b", "text c")
+    # a neighbour the cache does not hold (another scope): the graph reads the context instead
+    assert cache.surroundings(opened, query, {"a": (["b", "elsewhere"], ["text b", "x"])}) is None
