@@ -87,7 +87,8 @@ class RecallSettings:
     sub_query_budget: int = 3
     weights: ScoreWeights = field(default_factory=ScoreWeights)
     # Scoped recall ranks by vector in process (recall/vector_cache.py): at most this many memories
-    # are held (4 bytes x dimension each: 384 floats make 150 MB per 100k); 0 turns the cache off.
+    # are held (4 bytes x dimension each and the text: 384 floats and a chat turn make about 170 MB
+    # per 100k); 0 turns the cache off.
     vector_cache_rows: int = 250_000
 
 
