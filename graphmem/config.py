@@ -106,8 +106,9 @@ class Settings(BaseSettings):
     recall_weight_recency: float = 0.1
     recall_half_life_days: float = 30.0
     recall_stale_after_days: float = 180.0
-    # Scoped recall ranks vectors in process: at most this many memories' embeddings are held
-    # (384 float32 each: ~150 MB per 100k); 0 turns the cache off (recall scans scopes in Neo4j).
+    # Scoped recall ranks vectors in process: at most this many memories' embeddings and texts are
+    # held (384 float32 and a chat turn each: ~170 MB per 100k); 0 turns the cache off (recall
+    # scans scopes in Neo4j).
     recall_vector_cache_rows: int = Field(default=250_000, ge=0)
 
     # Consolidation (C1-C8): clustering radii, merge threshold, D4 archive TTLs per category (JSON,

@@ -3,19 +3,23 @@ candidate also read in its episode context: recall/ranking.py, recall/episode_co
 to the graph neighbourhood of the best hits, reweighted by memory dynamics and intent, then a
 trust pass.
 
-Round trips to Neo4j, each an auto-commit read: candidates (vector, from the in-process vector
-cache checked in the graph, ANN or an exact scan of a small scope; and fulltext), then the
-neighbourhood of the best with the records, lineage and conflicts of the whole pool (and a vector
-query per sub-query when the best match is weak). A scoped recall that the vector cache answers
-reads its fulltext candidates first, while the query is embedded in another thread, then checks
-its cached hits: three round trips, the first one beside the embedding.
+Round trips to Neo4j, each an auto-commit read: candidates (vector, ANN or an exact scan of a
+small scope; and fulltext), then the neighbourhood of the best with the records, lineage and
+conflicts of the whole pool (and a vector query per sub-query when the best match is weak).
+
+A scoped recall that the in-process vector cache answers (recall/vector_cache.py) takes two round
+trips. The first reads the fulltext candidates and the scopes' revisions while the query is
+embedded in another thread. Then the cache ranks, and recall chooses what to expand from the
+cached hits and texts as if they had all passed the filters; the second round trip checks the hits
+in the graph and reads that expansion with them. When the hits that passed lead to another choice
+(a filter dropped one, a text changed), the expansion is read again: never a different answer.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
@@ -27,8 +31,9 @@ from graphmem.clock import Clock, SystemClock
 from graphmem.embedding.base import Embedder, blend
 from graphmem.models import MemoryRecord, Recalled, RecallQuery, RecallResult
 from graphmem.recall.budget import tight_budget
-from graphmem.recall.episode_context import context_cosine
+from graphmem.recall.evidence import Found, Hit, Plan, evidence_of, in_context
 from graphmem.recall.keywords import keyword_shares
+from graphmem.recall.lineage import LINEAGE_POOL, evidence_first, vouched
 from graphmem.recall.lucene import lucene_query
 from graphmem.recall.ranking import (
     Evidence,
@@ -44,10 +49,18 @@ from graphmem.recall.ranking import (
 from graphmem.recall.scoring import Intent, ScoreWeights, composite_factor, intent_boost
 from graphmem.recall.subqueries import sub_queries
 from graphmem.recall.trust import trust_pass
-from graphmem.recall.vector_cache import VectorCache
+from graphmem.recall.vector_cache import Opened, VectorCache
 from graphmem.scopes import scope_filter
 from graphmem.store.executor import Transaction
-from graphmem.store.search import Candidate, Facts, Neighbour, SearchFilter, SearchStore, Surroundings
+from graphmem.store.search import (
+    Candidate,
+    Expansion,
+    Facts,
+    Neighbour,
+    Pool,
+    SearchFilter,
+    SearchStore,
+)
 
 # Cosine similarity of MiniLM embeddings: below LOW nothing is really related, above HIGH it is.
 LOW_SIMILARITY = 0.25
@@ -74,7 +87,8 @@ class RecallSettings:
     sub_query_budget: int = 3
     weights: ScoreWeights = field(default_factory=ScoreWeights)
     # Scoped recall ranks by vector in process (recall/vector_cache.py): at most this many memories
-    # are held (4 bytes x dimension each: 384 floats make 150 MB per 100k); 0 turns the cache off.
+    # are held (4 bytes x dimension each and the text: 384 floats and a chat turn make about 170 MB
+    # per 100k); 0 turns the cache off.
     vector_cache_rows: int = 250_000
 
 
@@ -88,69 +102,6 @@ def _embedding_pool() -> ThreadPoolExecutor:
 
 
 QUERY_VECTOR_CACHE = 512  # query vectors kept (about 12 KB each as a list of floats: 6 MB at most)
-LINEAGE_POOL = 6  # candidates per result slot checked for DERIVED_FROM lineage
-# The best-matching sources a derived memory lifts to its own rank. On LoCoMo after consolidation
-# (bench.locomo_recall --consolidate) one keeps evidence recall level with before; more, or
-# spreading to every source through the graph, pushes other evidence out of the top 10.
-VOUCHED_SOURCES = 1
-
-
-def vouched(
-    ordered: list[tuple[str, float, list[str]]], lineage: dict[str, set[str]]
-) -> list[tuple[str, float, list[str]]]:
-    """A derived memory's best-matching sources rise to just below it, then all are re-sorted.
-
-    Consolidation fades the sources of a semantic memory (C1); when that memory answers the
-    query, the episode it was distilled from that matches the query best is the evidence behind
-    it and ranks with it (only ``VOUCHED_SOURCES``, so one cluster does not fill every slot).
-    """
-    score = {m: sc for m, sc, _ in ordered}
-    lifted = dict(score)
-    for derived, sources in lineage.items():
-        if derived not in score:
-            continue
-        best = sorted((s for s in sources if s in score), key=lambda s: -score[s])[:VOUCHED_SOURCES]
-        for source in best:
-            lifted[source] = max(lifted[source], score[derived] * 0.999)
-    out = [(m, lifted[m], reasons) for m, _, reasons in ordered]
-    return sorted(out, key=lambda e: -e[1])
-
-
-def evidence_first(
-    ordered: list[tuple[str, float, list[str]]],
-    lineage: dict[str, set[str]],
-    limit: int,
-    copies: frozenset[str] = frozenset(),
-) -> list[tuple[str, float, list[str]]]:
-    """The best ``limit``, where a derived memory gives its slot up to its own sources.
-
-    A semantic memory or schema summarises its sources; when one of them is returned too, the
-    summary adds a slot of repetition and takes one from other evidence. So a derived memory is
-    returned only when none of its sources is (it then stands in for them), and its sources carry
-    the reason ``summarised as <id>``. An extractive summary (``copies``: written offline, it
-    repeats its central source) steps aside for any of its sources among the candidates, since
-    the source it vouched for says the same with its own time and metadata.
-    """
-    chosen: list[tuple[str, float, list[str]]] = []
-    dropped: set[str] = set()
-    while True:
-        chosen = []
-        for entry in ordered:
-            if len(chosen) == limit:
-                break
-            if entry[0] not in dropped:
-                chosen.append(entry)
-        ids = {m for m, _, _ in chosen}
-        redundant = {d for d in ids if lineage.get(d, set()) & ids or (d in copies and d in lineage)}
-        redundant -= dropped
-        if not redundant:
-            break
-        dropped |= redundant
-    summary_of = {s: d for d in dropped for s in lineage.get(d, set())}
-    return [
-        (m, score, [*reasons, f"summarised as {summary_of[m]}"] if m in summary_of else reasons)
-        for m, score, reasons in chosen
-    ]
 
 
 def entity_weight(neighbour: Neighbour, candidates: int) -> float:
@@ -192,6 +143,22 @@ def search_filter(query: RecallQuery) -> SearchFilter:
     return SearchFilter(
         scopes=scopes, statuses=statuses, layers=query.layers, as_of=as_of, categories=query.categories
     )
+
+
+@dataclass(frozen=True)
+class _Ahead:
+    """An expansion read with the cached hits, and the plan it was read for (from those hits as
+    the cache held them, before the graph checked them)."""
+
+    hits: list[tuple[str, float, str]]
+    plan: Plan
+    rows: tuple[list[Neighbour], Pool]
+
+    def plan_for(self, vector: list[Candidate], deep: list[Candidate]) -> Plan | None:
+        """The plan, when the checked candidates are the hits it was made from (none dropped, no
+        text changed, no sub-query added): it is then the plan they lead to."""
+        same = not deep and [(c.id, c.cosine, c.text) for c in vector] == self.hits
+        return self.plan if same else None
 
 
 @dataclass(frozen=True)
@@ -280,43 +247,44 @@ class Recaller:
         s = self._settings
 
         def work(tx: Transaction) -> _Found:
-            cached = (
-                self._cache.candidates(
-                    tx, query_vector, lucene, seek, limit=pool, text_k=pool * 2, text_limit=pool
-                )
+            opened = (
+                self._cache.open(tx, lucene, seek, text_k=pool * 2, text_limit=pool)
                 if self._cache is not None
                 else None
             )
             embedding = query_vector()
-            vector, fulltext = cached or self._search.candidates(
-                tx,
-                embedding,
-                lucene,
-                seek,
-                k=max(100, pool * 2),
-                limit=pool,
-                min_results=query.limit,
-                text_k=pool * 2,
-                text_limit=pool,
+            cached = (
+                self._from_cache(tx, opened, query.query, embedding, seek, where, pool)
+                if opened is not None
+                else None
             )
+            if cached is not None:
+                vector, fulltext, ahead = cached
+            else:
+                ahead = None
+                vector, fulltext = self._search.candidates(
+                    tx,
+                    embedding,
+                    lucene,
+                    seek,
+                    k=max(100, pool * 2),
+                    limit=pool,
+                    min_results=query.limit,
+                    text_k=pool * 2,
+                    text_limit=pool,
+                )
             best = max((c.score for c in vector), default=None)
             deep: list[Candidate] = []
             if similarity_confidence(best) < s.deep_below:  # R4: search deeper, within the budget
                 for text in deeper:
                     vec = self._embed((text,))
-                    deep += self._nearest(tx, vec, seek, pool * 2)
-            evidence, reasons, pool_texts = _evidence(query.query, vector, fulltext, deep)
-            base = {m: relevance(e, s.ranking) for m, e in evidence.items()}
-            seeds = ordered(base)[: s.expand_top]
-            pool_ids = list(dict.fromkeys(c.id for c in [*vector, *fulltext, *deep]))
-            neighbours, pool_rows = self._search.neighbourhood(
-                tx,
-                seeds,
-                pool_ids,
-                embedding,
-                where,
-                max_entity_mentions=s.max_entity_mentions,
-                context_of=[m for m, e in evidence.items() if e.cosine],
+                    deep += self._nearest(tx, opened, vec, seek, pool * 2)
+            plan = (ahead and ahead.plan_for(vector, deep)) or self._plan(query.query, vector, fulltext, deep)
+            evidence, reasons, pool_texts = plan.evidence, plan.reasons, plan.texts
+            neighbours, pool_rows = (
+                ahead.rows
+                if ahead is not None and ahead.plan.expansion == plan.expansion
+                else self._search.neighbourhood(tx, plan.expansion, embedding, where)
             )
             # Each candidate read in its episode context (it came in the same round trip, so it
             # weighs in after the seeds are chosen: on dev LoCoMo 0.6966 vs 0.6972 before them).
@@ -361,18 +329,75 @@ class Recaller:
             evidence_gaps=evidence_gaps(query.query, results),
         )
 
-    def _nearest(
-        self, tx: Transaction, embedding: list[float], where: SearchFilter, limit: int
-    ) -> list[Candidate]:
-        """The ``limit`` nearest memories by vector alone (a sub-query): from the vector cache when
-        it can answer, else from the graph's index (an exact scan when scopes are narrow)."""
-        cached = (
-            self._cache.candidates(tx, lambda: embedding, None, where, limit=limit, text_k=1, text_limit=1)
-            if self._cache is not None
+    def _plan(
+        self, query: str, vector: Sequence[Found], fulltext: Sequence[Found], deep: Sequence[Found]
+    ) -> Plan:
+        """The evidence of every candidate, and the expansion it leads to: the best ``expand_top``
+        by relevance as seeds, every candidate's records, and the context of those with a cosine."""
+        s = self._settings
+        evidence, reasons, texts = evidence_of(query, vector, fulltext, deep)
+        base = {m: relevance(e, s.ranking) for m, e in evidence.items()}
+        expansion = Expansion(
+            seeds=tuple(ordered(base)[: s.expand_top]),
+            pool=tuple(sorted({c.id for c in [*vector, *fulltext, *deep]})),
+            context_of=tuple(sorted(m for m, e in evidence.items() if e.cosine)),
+            max_entity_mentions=s.max_entity_mentions,
+        )
+        return Plan(evidence, reasons, texts, expansion)
+
+    def _from_cache(
+        self,
+        tx: Transaction,
+        opened: Opened,
+        query: str,
+        embedding: list[float],
+        seek: SearchFilter,
+        where: SearchFilter,
+        pool: int,
+    ) -> tuple[list[Candidate], list[Candidate], _Ahead | None] | None:
+        """Vector and fulltext candidates from the vector cache, and the expansion read with them
+        (chosen from the cached hits, as if every one passed the filters; none when the best
+        match is weak: sub-queries will add candidates). None when the cache cannot tell the exact
+        top ``pool`` (the filters dropped too many hits)."""
+        assert self._cache is not None
+        nearest = self._cache.nearest(opened, embedding, pool)
+        fulltext = self._cache.fulltext(opened, nearest)
+        hits = [Hit(m, cosine, cosine, text) for m, cosine, text in nearest.hits[:pool]]
+        best = max((h.score for h in hits), default=None)
+        plan = (
+            self._plan(query, hits, fulltext, [])
+            if similarity_confidence(best) >= self._settings.deep_below
             else None
         )
-        if cached is not None:
-            return cached[0]
+        expansion = None if plan is None else plan.expansion
+        checked = self._cache.check(tx, opened, nearest, seek, pool, expansion, embedding, where)
+        if checked is None:
+            return None
+        ahead = (
+            None
+            if plan is None or checked.expanded is None
+            else _Ahead(nearest.hits[:pool], plan, checked.expanded)
+        )
+        return checked.vector, fulltext, ahead
+
+    def _nearest(
+        self, tx: Transaction, opened: Opened | None, embedding: list[float], where: SearchFilter, limit: int
+    ) -> list[Candidate]:
+        """The ``limit`` nearest memories by vector alone (a sub-query): from the vector cache when
+        it answers this recall, else from the graph's index (an exact scan when scopes are narrow)."""
+        if opened is not None and self._cache is not None:
+            checked = self._cache.check(
+                tx,
+                opened,
+                self._cache.nearest(opened, embedding, limit),
+                where,
+                limit,
+                None,
+                embedding,
+                where,
+            )
+            if checked is not None:
+                return checked.vector
         return self._search.vector(tx, embedding, where, k=limit * 2, limit=limit, min_results=1)
 
     def _rank(
@@ -411,45 +436,3 @@ class Recaller:
                 if boost > 1.0:
                     reasons.setdefault(memory_id, []).append(f"fits intent {intent}")
         return [(m, scores[m], reasons.get(m, [])) for m in ordered(scores)]
-
-
-def in_context(
-    query: str, evidence: dict[str, Evidence], pool_texts: dict[str, str], around: dict[str, Surroundings]
-) -> dict[str, Evidence]:
-    """Evidence with each memory's episode context (recall/episode_context.py): the cosine of the
-    memory read with its neighbours, and the share of the query's telling words they match
-    (weighed among the candidates, like the memory's own words)."""
-    if not around:
-        return evidence
-    texts = {m: " ".join(a.texts) for m, a in around.items() if m in evidence}
-    shares = keyword_shares(query, texts, pool_texts) if texts else {}
-    return {
-        m: e
-        if m not in around
-        else replace(e, context=context_cosine(e.cosine, around[m]), context_keyword=shares.get(m, 0.0))
-        for m, e in evidence.items()
-    }
-
-
-def _evidence(
-    query: str, vector: list[Candidate], fulltext: list[Candidate], deep: list[Candidate]
-) -> tuple[dict[str, Evidence], dict[str, list[str]], dict[str, str]]:
-    """What the retrievers found of each memory, the reasons to show for it, and the texts."""
-    cosine = {c.id: c.cosine for c in [*fulltext, *vector]}
-    texts = {c.id: c.text for c in [*deep, *fulltext, *vector]}
-    keyword = keyword_shares(query, texts)
-    sub: dict[str, float] = {}
-    for c in deep:
-        sub[c.id] = max(sub.get(c.id, 0.0), c.score)
-    reasons: dict[str, list[str]] = {}
-    for c in vector:
-        reasons.setdefault(c.id, []).append(f"vector similarity {c.cosine:.2f}")
-    for c in fulltext:
-        reasons.setdefault(c.id, []).append("keyword match")
-    for memory_id in sub:
-        reasons.setdefault(memory_id, []).append("matched a sub-query")
-    evidence = {
-        m: Evidence(cosine=cosine.get(m, 0.0), keyword=keyword.get(m, 0.0), sub_query=sub.get(m, 0.0))
-        for m in {*cosine, *sub}
-    }
-    return evidence, reasons, texts

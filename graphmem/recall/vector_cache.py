@@ -2,31 +2,31 @@
 float32 matrix each, so the nearest memories of a scope are an exact matrix product (a fraction of
 a millisecond for a user of 1,000 memories) instead of a scan of the scope inside Neo4j.
 
-The cache only ranks. Every hit goes back to the graph in the recall's first round trip, which
-applies the recall's filters there (the caller's allowed scopes, status, layers, strength, as_of)
-and reads the graph's revisions of the scopes asked for. A scope whose revision differs from the
-one the cache knows changed (in this process or another one): the cache catches up with what was
-written since (memories stamped with a later revision; ids when some were deleted) and the round
-trip runs again. So a write through any process is recalled at once through every other one, and
-the cache never returns what the graph would not.
+The cache only ranks. A recall's first round trip reads the graph's revisions of the scopes asked
+for (with the fulltext matches, while the query is embedded). A scope whose revision differs from
+the one the cache knows changed (in this process or another one): the cache catches up with what
+was written since (memories stamped with a later revision; ids when some were deleted) before it
+ranks. Every hit then goes back to the graph in the second round trip, which applies the recall's
+filters there (the caller's allowed scopes, status, layers, strength, as_of). So a write through
+any process is recalled at once through every other one, and the cache never returns what the
+graph would not. The cache also holds each memory's text, so recall can choose what to expand
+before the hits come back checked (recall/search.py), and send both in one round trip.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from graphmem.store import scope_vectors
-from graphmem.store.executor import Transaction
-from graphmem.store.scope_vectors import ScopeRows
-from graphmem.store.search import Candidate, SearchFilter
+from graphmem.store.executor import Row, Transaction
+from graphmem.store.scope_vectors import Checked, ScopeRows
+from graphmem.store.search import Candidate, Expansion, SearchFilter, Surroundings
 from graphmem.tenancy import current_allowed, within
 
-CATCH_UPS = 3  # round trips a recall spends catching up with writes racing it, then it scans
 HITS_PER_RESULT = 2  # hits sent to the graph per candidate asked for (the filters drop some)
 
 
@@ -34,6 +34,25 @@ def _normalised(vectors: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     out: np.ndarray = (vectors / np.where(norms > 0, norms, 1.0)).astype(np.float32, copy=False)
     return out
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A scoped recall's cached subtrees, current with the graph as of its first round trip, and
+    its fulltext rows from that round trip."""
+
+    subtrees: list[Subtree]
+    fulltext_rows: list[Row]
+
+
+@dataclass(frozen=True)
+class Nearest:
+    """A query's nearest cached memories: (id, cosine, cached text), best first; ``complete`` when
+    they are every memory the subtrees hold."""
+
+    query: np.ndarray  # the query vector, normalised
+    hits: list[tuple[str, float, str]]
+    complete: bool
 
 
 @dataclass
@@ -45,6 +64,7 @@ class Subtree:
     revisions: dict[str, int]
     ids: list[str] = field(default_factory=list)
     scopes: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
     matrix: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     alive: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     row_of: dict[str, int] = field(default_factory=dict)
@@ -64,8 +84,10 @@ class Subtree:
                 self.row_of[memory_id] = row
                 self.ids.append(memory_id)
                 self.scopes.append(rows.scopes[i])
+                self.texts.append(rows.texts[i])
             else:
                 self.scopes[row] = rows.scopes[i]
+                self.texts[row] = rows.texts[i]
             self.matrix[row] = vectors[i]
             self.alive[row] = True
 
@@ -113,6 +135,11 @@ class Subtree:
         return list(
             zip([self.ids[i] for i in top.tolist()], scores[top].astype(np.float64).tolist(), strict=True)
         )
+
+    def text(self, memory_id: str) -> str | None:
+        """The cached text of one memory; None when the cache does not hold it."""
+        row = self.row_of.get(memory_id)
+        return None if row is None else self.texts[row]
 
     def cosine(self, memory_id: str, query: np.ndarray) -> float | None:
         """The cosine of one cached memory to ``query``; None when the cache does not hold it."""
@@ -182,25 +209,13 @@ class VectorCache:
         allowed = current_allowed()
         return where.scopes is not None and all(within(path, allowed) for path, _ in where.scopes)
 
-    def candidates(
-        self,
-        tx: Transaction,
-        embedding: Callable[[], list[float]],
-        lucene: str | None,
-        where: SearchFilter,
-        *,
-        limit: int,
-        text_k: int,
-        text_limit: int,
-    ) -> tuple[list[Candidate], list[Candidate]] | None:
-        """Vector and fulltext candidates of a scoped recall, the vector ones ranked here and
-        checked in the graph (as ``SearchStore.candidates`` returns them: exact top ``limit``).
-
-        The fulltext matches are read first and ``embedding`` is called after them: a query
-        vector being computed in another thread meanwhile costs no time of its own.
-        None when the cache cannot answer exactly: not :meth:`answers`, a subtree too large,
-        writes racing the recall, or filters dropping so many hits that the exact top ``limit``
-        is unknown.
+    def open(
+        self, tx: Transaction, lucene: str | None, where: SearchFilter, *, text_k: int, text_limit: int
+    ) -> Opened | None:
+        """A scoped recall's first round trip: the fulltext matches of ``lucene`` (the best
+        ``text_limit`` of the index's ``text_k``) and the graph's revisions, the subtrees asked for
+        brought up to them. It needs no query vector (one computed meanwhile costs no time).
+        None when the cache cannot answer: not :meth:`answers`, or a subtree too large.
         """
         if not self.answers(where):
             return None
@@ -211,41 +226,103 @@ class VectorCache:
             if found is None:
                 return None
             subtrees.append(found)
-        text_rows = (
-            []
-            if lucene is None
-            else scope_vectors.fulltext_rows(tx, lucene, where, text_k=text_k, text_limit=text_limit)
-        )
-        query = _normalised(np.asarray([embedding()], dtype=np.float32))[0]
-        for _ in range(CATCH_UPS):
-            hits, complete = self._nearest(subtrees, query, limit * HITS_PER_RESULT)
-            checked = scope_vectors.checked_candidates(tx, hits, where, limit=limit)
-            stale = [(s, s.stale(checked.revisions)) for s in subtrees]
-            if not any(scopes for _, scopes in stale):
-                if len(checked.vector) < limit and not complete:
-                    return None
-                # Cosines once the cache is current: a memory the fulltext index found is held.
-                fulltext = scope_vectors.fulltext_candidates(
-                    text_rows, lambda m: self._cosine(subtrees, m, query)
-                )
-                return checked.vector, fulltext
-            for subtree, scopes in stale:
-                if scopes:
-                    self.catch_up(tx, subtree, scopes, checked.revisions)
-        return None
+        begun = scope_vectors.start(tx, lucene, where, text_k=text_k, text_limit=text_limit)
+        for subtree in subtrees:
+            stale = subtree.stale(begun.revisions)
+            if stale:
+                self.catch_up(tx, subtree, stale, begun.revisions)
+        return Opened(subtrees, begun.fulltext)
 
-    def _nearest(
-        self, subtrees: list[Subtree], query: np.ndarray, k: int
-    ) -> tuple[list[tuple[str, float]], bool]:
-        """The ``k`` best hits over ``subtrees`` and whether they are every memory there."""
+    def nearest(self, opened: Opened, embedding: list[float], limit: int) -> Nearest:
+        """The cached memories most similar to ``embedding`` in the subtrees of ``opened`` (id,
+        cosine, text; best first), enough for ``limit`` to pass the filters most of the time,
+        and whether they are every memory there."""
+        k = limit * HITS_PER_RESULT
+        query = _normalised(np.asarray([embedding], dtype=np.float32))[0]
         with self._lock:
             best: dict[str, float] = {}
-            for s in subtrees:
+            for s in opened.subtrees:
                 for memory_id, cosine in s.nearest(query, k):
                     best[memory_id] = cosine
-            everything = sum(s.live() for s in subtrees) <= k
-        ranked = sorted(best.items(), key=lambda e: -e[1])[:k]
-        return ranked, everything
+            everything = sum(s.live() for s in opened.subtrees) <= k
+            ranked = sorted(best.items(), key=lambda e: -e[1])[:k]
+            texts = [self._text(opened.subtrees, m) for m, _ in ranked]
+        hits = [(m, c, t) for (m, c), t in zip(ranked, texts, strict=True)]
+        return Nearest(query, hits, everything)
+
+    def check(
+        self,
+        tx: Transaction,
+        opened: Opened,
+        nearest: Nearest,
+        where: SearchFilter,
+        limit: int,
+        expansion: Expansion | None,
+        embedding: list[float],
+        neighbours_where: SearchFilter,
+    ) -> Checked | None:
+        """The hits of ``nearest`` that pass ``where`` in the graph (the first ``limit``), in one
+        round trip with the neighbourhood of ``expansion`` (``scope_vectors.checked``). None when
+        the filters dropped so many that the exact top ``limit`` is unknown (the graph answers)."""
+        checked = scope_vectors.checked(
+            tx,
+            [(m, c) for m, c, _ in nearest.hits],
+            where,
+            limit=limit,
+            expansion=expansion,
+            embedding=embedding,
+            neighbours_where=neighbours_where,
+            context=lambda around: self.surroundings(opened, nearest.query, around),
+        )
+        if len(checked.vector) < limit and not nearest.complete:
+            return None
+        return checked
+
+    def surroundings(
+        self, opened: Opened, query: np.ndarray, around: dict[str, tuple[list[str], list[str]]]
+    ) -> dict[str, Surroundings] | None:
+        """The episode context of each memory of ``around`` (memory -> its neighbours' ids and
+        texts) with the cosines among them and to ``query`` taken from the cached vectors; None
+        when the cache does not hold one of them (a neighbour in a scope not asked for)."""
+        out = {}
+        with self._lock:
+            for memory_id, (near, texts) in around.items():
+                rows = [self._vector(opened.subtrees, m) for m in [memory_id, *near]]
+                if any(r is None for r in rows):
+                    return None
+                vectors = np.stack([r for r in rows if r is not None]).astype(np.float64)
+                among = vectors[1:] @ vectors[1:].T
+                out[memory_id] = Surroundings(
+                    to_query=tuple((vectors[1:] @ query).tolist()),
+                    to_memory=tuple((vectors[1:] @ vectors[0]).tolist()),
+                    among=tuple(tuple(r) for r in among.tolist()),
+                    texts=tuple(texts),
+                )
+        return out
+
+    @staticmethod
+    def _vector(subtrees: list[Subtree], memory_id: str) -> np.ndarray | None:
+        for s in subtrees:
+            row = s.row_of.get(memory_id)
+            if row is not None:
+                vector: np.ndarray = s.matrix[row]
+                return vector
+        return None
+
+    def fulltext(self, opened: Opened, nearest: Nearest) -> list[Candidate]:
+        """The fulltext candidates of ``opened``, each with its cached cosine to the query of
+        ``nearest`` (0 for a memory the cache does not hold)."""
+        return scope_vectors.fulltext_candidates(
+            opened.fulltext_rows, lambda m: self._cosine(opened.subtrees, m, nearest.query)
+        )
+
+    @staticmethod
+    def _text(subtrees: list[Subtree], memory_id: str) -> str:
+        for s in subtrees:
+            text = s.text(memory_id)
+            if text is not None:
+                return text
+        return ""
 
     def _cosine(self, subtrees: list[Subtree], memory_id: str, query: np.ndarray) -> float:
         with self._lock:

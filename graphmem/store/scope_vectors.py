@@ -1,5 +1,7 @@
-"""Reads behind recall's in-process vector cache: a scope subtree's embeddings and revisions,
-what changed in a scope since a revision, and recall candidates checked against the graph.
+"""Reads behind recall's in-process vector cache: a scope subtree's embeddings, texts and
+revisions, what changed in a scope since a revision, and a cached recall's two round trips (the
+revisions with the fulltext candidates; the cached hits checked against the graph with the
+neighbourhood of the candidates recall chose).
 
 Every write that creates, re-embeds, moves or deletes a memory raises its scope's revision
 (``ScopeLock.revision``) in the same transaction and stamps the memory with it; a process's cache
@@ -15,16 +17,26 @@ from dataclasses import dataclass
 import numpy as np
 
 from graphmem.store.executor import Row, Transaction
-from graphmem.store.search import Candidate, SearchFilter, facts_of
+from graphmem.store.search import (
+    Candidate,
+    Expansion,
+    Neighbour,
+    Pool,
+    SearchFilter,
+    Surroundings,
+    facts_of,
+    neighbourhood_of,
+)
 
 
 @dataclass(frozen=True)
 class ScopeRows:
-    """Memories of a scope subtree as the cache holds them: ids, exact scopes, float32 vectors."""
+    """Memories of a scope subtree as the cache holds them: ids, exact scopes, float32 vectors, texts."""
 
     ids: list[str]
     scopes: list[str]
     vectors: np.ndarray  # (len(ids), dimension); a memory without embedding is a zero row
+    texts: list[str]
 
 
 @dataclass(frozen=True)
@@ -37,22 +49,35 @@ class ScopeChange:
 
 
 @dataclass(frozen=True)
-class CheckedCandidates:
-    """Vector candidates of a recall from cached hits: the graph's revisions of the scopes asked
-    for and the hits that pass the filters (best first)."""
+class Start:
+    """A cached recall's first round trip: the graph's revisions of the scopes asked for, and the
+    fulltext matches that pass the filters (rows with their ranking facts, without cosines)."""
 
     revisions: dict[str, int]
+    fulltext: list[Row]
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A cached recall's second round trip: the cached hits that pass the filters (best first),
+    and what the expansion sent along with them read (None when none was sent)."""
+
     vector: list[Candidate]
+    expanded: tuple[list[Neighbour], Pool] | None
 
 
 def _rows(
-    ids: list[str], scopes: list[str], embeddings: list[list[float] | None], dimension: int
+    ids: list[str],
+    scopes: list[str],
+    embeddings: list[list[float] | None],
+    texts: list[str],
+    dimension: int,
 ) -> ScopeRows:
     vectors = np.zeros((len(ids), dimension), dtype=np.float32)
     for i, e in enumerate(embeddings):
         if e is not None and len(e) == dimension:
             vectors[i] = e
-    return ScopeRows(ids, scopes, vectors)
+    return ScopeRows(ids, scopes, vectors, texts)
 
 
 def revisions(tx: Transaction, path: str, prefix: str) -> dict[str, int]:
@@ -68,6 +93,7 @@ def subtree(tx: Transaction, path: str, prefix: str, dimension: int) -> ScopeRow
         [str(r["id"]) for r in rows],
         [str(r["scope"]) for r in rows],
         [r["embedding"] for r in rows],
+        [str(r["text"]) for r in rows],
         dimension,
     )
 
@@ -84,6 +110,7 @@ def changes(tx: Transaction, known: dict[str, int], dimension: int) -> list[Scop
             [str(c["id"]) for c in changed],
             [scope] * len(changed),
             [c["embedding"] for c in changed],
+            [str(c["text"]) for c in changed],
             dimension,
         )
         out.append(ScopeChange(scope, rows, int(r["total"])))
@@ -99,15 +126,41 @@ def ids_in(tx: Transaction, scopes: list[str]) -> dict[str, set[str]]:
     return found
 
 
-def checked_candidates(
-    tx: Transaction, hits: list[tuple[str, float]], where: SearchFilter, *, limit: int
-) -> CheckedCandidates:
-    """Vector hits (id, cosine; best first) kept where they pass ``where`` (the first ``limit``),
-    and the graph's revisions of the scopes of ``where``, in one round trip."""
+def start(tx: Transaction, lucene: str | None, where: SearchFilter, *, text_k: int, text_limit: int) -> Start:
+    """The graph's revisions of the scopes of ``where`` and the fulltext matches of ``lucene``
+    that pass ``where`` (the best ``text_limit`` of the index's ``text_k``; none for None), in one
+    round trip that needs no query vector."""
     rows = tx.run(
-        "search/recall_candidates_cached",
+        "search/cached_recall_start", text=lucene, text_k=text_k, text_limit=text_limit, **where.params()
+    )
+    row = rows[0]
+    return Start({str(s): int(r) for s, r in row["revisions"]}, list(row["fulltext"]))
+
+
+def checked(
+    tx: Transaction,
+    hits: list[tuple[str, float]],
+    where: SearchFilter,
+    *,
+    limit: int,
+    expansion: Expansion | None,
+    embedding: list[float],
+    neighbours_where: SearchFilter,
+    context: Callable[[dict[str, tuple[list[str], list[str]]]], dict[str, Surroundings] | None],
+) -> Checked:
+    """Vector hits (id, cosine; best first) kept where they pass ``where`` (the first ``limit``),
+    in one round trip with the neighbourhood of ``expansion`` (filtered by ``neighbours_where``,
+    cosines to ``embedding``) when one is given. The episode context of each memory comes as the
+    ids and texts of its neighbours (memory -> (ids, texts)); ``context`` turns them into
+    :class:`Surroundings`, or None when it cannot (the expansion is then not kept)."""
+    expand = expansion or Expansion((), (), (), 0)
+    rows = tx.run(
+        "search/cached_recall_expand",
         hits=[{"id": i, "cosine": c, "rank": n} for n, (i, c) in enumerate(hits)],
         limit=limit,
+        embedding=embedding,
+        neighbour_statuses=neighbours_where.statuses,
+        **expand.params(),
         **where.params(),
     )
     row = rows[0]
@@ -115,26 +168,16 @@ def checked_candidates(
         Candidate(str(h["id"]), float(h["score"]), facts_of(h), float(h["score"]), str(h["text"]))
         for h in row["hits"]
     ]
-    revisions = {str(s): int(r) for s, r in row["revisions"]}
-    return CheckedCandidates(revisions, vector)
-
-
-def fulltext_rows(
-    tx: Transaction, lucene: str, where: SearchFilter, *, text_k: int, text_limit: int
-) -> list[Row]:
-    """The fulltext matches of ``lucene`` that pass ``where`` (the best ``text_limit`` of the
-    index's ``text_k``), with their ranking facts; :func:`fulltext_candidates` adds their cosines."""
-    return tx.run(
-        "search/fulltext_candidates_cached",
-        text=lucene,
-        text_k=text_k,
-        text_limit=text_limit,
-        **where.params(),
+    if expansion is None:
+        return Checked(vector, None)
+    around = context(
+        {str(r["id"]): ([str(n) for n in r["near"]], [str(t) for t in r["texts"]]) for r in row["around"]}
     )
+    return Checked(vector, None if around is None else neighbourhood_of(row, around))
 
 
 def fulltext_candidates(rows: list[Row], similarity: Callable[[str], float]) -> list[Candidate]:
-    """Candidates of :func:`fulltext_rows`, each with its cosine to the query from ``similarity``."""
+    """Fulltext candidates of :func:`start`, each with its cosine to the query from ``similarity``."""
     return [
         Candidate(str(r["id"]), float(r["score"]), facts_of(r), similarity(str(r["id"])), str(r["text"]))
         for r in rows

@@ -296,45 +296,63 @@ class SearchStore:
 
     @staticmethod
     def neighbourhood(
-        tx: Transaction,
-        seeds: list[str],
-        pool: list[str],
-        embedding: list[float],
-        where: SearchFilter,
-        *,
-        max_entity_mentions: int,
-        context_of: Sequence[str] = (),
-        per_memory: int = 4,
+        tx: Transaction, expansion: Expansion, embedding: list[float], where: SearchFilter
     ) -> tuple[list[Neighbour], Pool]:
         """Memories one edge away from the seeds: NEXT, SUPERSEDES (both ways, and up a belief
         chain), and memories sharing an entity that at most ``max_entity_mentions`` memories
         mention (a rare, telling entity; a speaker named in every turn says nothing); and in the
-        same round trip, the detail rows of ``pool`` (the candidates) and of those neighbours, and
+        same round trip, the detail rows of the pool (the candidates) and of those neighbours, and
         the episode context of ``context_of`` (at most ``per_memory`` neighbours each)."""
         rows = tx.run(
-            "search/expand_with_details",
-            seeds=seeds,
-            pool=pool,
-            embedding=embedding,
-            max_entity_mentions=max_entity_mentions,
-            context_of=list(context_of),
-            per_memory=per_memory,
-            **where.params(),
+            "search/expand_with_details", embedding=embedding, **expansion.params(), **where.params()
         )
-        row = rows[0]
-        neighbours = [
-            Neighbour(
-                r["seed"],
-                r["via"],
-                r["id"],
-                facts_of(r),
-                _similarity(r["similarity"]),
-                str(r["text"]),
-                int(r["mentioned_by"] or 0),
-            )
-            for r in row["neighbours"]
-        ]
-        surroundings = {
+        return neighbourhood_of(rows[0])
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """What a recall reads around its best candidates (:meth:`SearchStore.neighbourhood`): the
+    seeds to expand, the whole candidate pool whose records it reads, and the candidates read in
+    their episode context. Two recalls that choose the same expansion read the same rows."""
+
+    seeds: tuple[str, ...]
+    pool: tuple[str, ...]
+    context_of: tuple[str, ...]
+    max_entity_mentions: int
+    per_memory: int = 4
+
+    def params(self) -> dict[str, Any]:
+        """The expansion as Cypher parameters."""
+        return {
+            "seeds": list(self.seeds),
+            "pool": list(self.pool),
+            "context_of": list(self.context_of),
+            "max_entity_mentions": self.max_entity_mentions,
+            "per_memory": self.per_memory,
+        }
+
+
+def neighbourhood_of(
+    row: Row, surroundings: dict[str, Surroundings] | None = None
+) -> tuple[list[Neighbour], Pool]:
+    """The neighbours, pool rows and episode contexts of an expansion's row (its columns
+    ``neighbours``, ``details`` and ``around``; ``surroundings`` instead of ``around`` when given)."""
+    neighbours = [
+        Neighbour(
+            r["seed"],
+            r["via"],
+            r["id"],
+            facts_of(r),
+            _similarity(r["similarity"]),
+            str(r["text"]),
+            int(r["mentioned_by"] or 0),
+        )
+        for r in row["neighbours"]
+    ]
+    surroundings = (
+        surroundings
+        if surroundings is not None
+        else {
             str(r["id"]): Surroundings(
                 to_query=tuple(_similarity(v) for v in r["to_query"]),
                 to_memory=tuple(_similarity(v) for v in r["to_memory"]),
@@ -343,4 +361,5 @@ class SearchStore:
             )
             for r in row["around"]
         }
-        return neighbours, Pool({d["memory"]["id"]: d for d in row["details"]}, surroundings)
+    )
+    return neighbours, Pool({d["memory"]["id"]: d for d in row["details"]}, surroundings)

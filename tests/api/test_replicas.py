@@ -87,6 +87,34 @@ def test_a_write_through_one_process_is_recalled_through_the_other_at_once(
         assert text in [r["text"] for r in found.json()["results"]]
 
 
+def test_a_memory_re_worded_or_deleted_through_one_process_changes_the_other_s_next_recall(
+    replicas: tuple[str, str], scope: str
+) -> None:
+    first, second = replicas
+    texts = [
+        "Ingrid keeps bees on the roof of her building.",
+        "Ingrid's locker code is 4471.",
+        "The quarterly report is due on the first Friday of March.",
+    ]
+    written = httpx.post(
+        f"{first}/v1/memories/batch",
+        json={"items": [{"text": t, "scope": scope} for t in texts]},
+        timeout=120,
+    )
+    assert written.status_code == 201, written.text
+    ask = {"query": "Who keeps bees?", "scope": scope, "reinforce": False}
+    before = httpx.post(f"{second}/v1/recall", json=ask, timeout=120).json()["results"]
+    assert before[0]["text"] == texts[0]  # the second process now holds the scope in its cache
+    ids = {r["text"]: r["id"] for r in before}
+    reworded = "Ingrid keeps a second hive of bees at the allotment."
+    patched = httpx.patch(f"{first}/v1/memories/{ids[texts[1]]}", json={"text": reworded}, timeout=120)
+    assert patched.status_code == 200, patched.text
+    assert httpx.delete(f"{first}/v1/memories/{ids[texts[0]]}", timeout=120).status_code == 204
+    after = httpx.post(f"{second}/v1/recall", json=ask, timeout=120).json()["results"]
+    assert after[0]["id"] == ids[texts[1]] and after[0]["text"] == reworded
+    assert ids[texts[0]] not in [r["id"] for r in after]
+
+
 def test_consolidation_started_on_both_processes_never_runs_twice_at_once(
     replicas: tuple[str, str], scope: str
 ) -> None:

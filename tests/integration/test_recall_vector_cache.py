@@ -4,6 +4,7 @@ recall reflects at once, and a caller's allowed scopes still bound what comes ba
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -12,7 +13,7 @@ from graphmem.config import Settings
 from graphmem.connect import Neo4jTarget, open_memory
 from graphmem.embedding.base import Embedder
 from graphmem.memory import Memory
-from graphmem.models import MemoryInput, MemoryPatch, RecallResult
+from graphmem.models import MemoryInput, MemoryPatch, Recalled, RecallQuery, RecallResult
 
 pytestmark = pytest.mark.integration
 
@@ -113,3 +114,69 @@ def test_a_scope_too_large_for_the_cache_is_recalled_from_the_graph(
             assert by_vector(conn.memory.recall(TEA, scope=scope, reinforce=False))[0] == tea.id
     finally:
         conn.close()
+
+
+def reasons(result: Recalled) -> list[str]:
+    """Its match reasons without their numbers."""
+    return [re.sub(r"[0-9.]+$", "#", m) for m in result.match_reasons]
+
+
+def test_a_cached_recall_answers_as_a_recall_from_the_graph(
+    neo4j_target: Neo4jTarget, embedder: Embedder, memory: Memory, scope: str
+) -> None:
+    turns = [
+        "Mia: Guess what, I finally adopted a dog!",
+        "Leo: No way! What's the name?",
+        "Mia: Biscuit. She's a two-year-old beagle.",
+        "Leo: I started learning the violin last week.",
+        "Mia: The violin? Who is teaching you?",
+        "Leo: A retired teacher from the conservatory, on Thursdays.",
+    ]
+    memory.remember_batch([MemoryInput(text=t, scope=scope, source="chat") for t in turns])
+    memory.remember("Mia walks Biscuit along the river every evening.", scope=scope, categories=["pets"])
+    memory.remember("Leo keeps his violin at the conservatory lockers.", scope=scope, categories=["music"])
+    memory.remember("Ingrid lives in Bergen.", scope=scope)
+    memory.remember("Ingrid moved to Tromsø last spring.", scope=scope)
+    conn = open_memory(Settings(recall_vector_cache_rows=0), neo4j_target, embedder=embedder)
+    try:
+        conn.memory.prepare()
+        asks = [
+            RecallQuery(query="What kind of dog did Mia adopt?", scope=scope, reinforce=False),
+            RecallQuery(query="Who teaches Leo the violin?", scope=scope, reinforce=False),
+            RecallQuery(query="Where does Ingrid live now?", scope=scope, reinforce=False),
+            RecallQuery(
+                query="Where does Ingrid live now?", scope=scope, reinforce=False, include_superseded=True
+            ),
+            # the filter drops cached hits: the expansion chosen ahead of the check is read again
+            RecallQuery(
+                query="What does Mia do with her dog?", scope=scope, reinforce=False, categories=["pets"]
+            ),
+            RecallQuery(query="an instrument", scope=scope, reinforce=False, limit=2),
+        ]
+        for ask in asks:
+            cached = memory.recall_query(ask)
+            graph = conn.memory.recall_query(ask)
+            # the same memories for the same reasons (cosines agree to float32: 0.58 or 0.59)
+            assert [(r.id, reasons(r)) for r in cached.results] == [
+                (r.id, reasons(r)) for r in graph.results
+            ], ask
+            assert [r.score for r in cached.results] == pytest.approx(
+                [r.score for r in graph.results], abs=0.01
+            )
+    finally:
+        conn.close()
+
+
+def test_a_memory_re_worded_or_deleted_through_another_process_changes_the_next_cached_recall(
+    memory: Memory, other: Memory, scope: str
+) -> None:
+    seed(memory, scope)
+    note = memory.remember("Ingrid's locker code is 4471.", scope=scope).memory
+    bees = memory.recall("Who keeps bees?", scope=scope, reinforce=False).results[0]
+    assert note is not None and "bees" in bees.text  # this process caches the scope, texts included
+    other.update(note.id, MemoryPatch(text="Ingrid keeps a second hive of bees at the allotment."))
+    other.delete(bees.id)
+    found = memory.recall("Who keeps bees?", scope=scope, reinforce=False).results
+    assert found[0].id == note.id
+    assert found[0].text == "Ingrid keeps a second hive of bees at the allotment."
+    assert bees.id not in [r.id for r in found]

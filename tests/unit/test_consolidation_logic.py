@@ -169,7 +169,7 @@ def test_adjusted_rand_index() -> None:
 
 
 def test_a_derived_memory_gives_its_slot_to_its_own_sources() -> None:
-    from graphmem.recall.search import evidence_first
+    from graphmem.recall.lineage import evidence_first
 
     ordered = [
         ("summary", 0.9, []),
@@ -187,7 +187,7 @@ def test_a_derived_memory_gives_its_slot_to_its_own_sources() -> None:
 
 
 def test_a_derived_memory_vouches_for_its_faded_sources() -> None:
-    from graphmem.recall.search import evidence_first, vouched
+    from graphmem.recall.lineage import evidence_first, vouched
 
     ordered = [("summary", 0.9, []), ("other", 0.8, []), ("faded", 0.5, []), ("more", 0.4, [])]
     lineage = {"summary": {"faded"}}
@@ -196,7 +196,7 @@ def test_a_derived_memory_vouches_for_its_faded_sources() -> None:
 
 
 def test_an_extractive_summary_steps_aside_for_a_source_among_the_candidates() -> None:
-    from graphmem.recall.search import evidence_first, vouched
+    from graphmem.recall.lineage import evidence_first, vouched
 
     ordered = [("copy", 0.9, []), ("other", 0.8, []), ("more", 0.7, []), ("source", 0.3, [])]
     lineage = {"copy": {"source"}}
@@ -208,7 +208,7 @@ def test_an_extractive_summary_steps_aside_for_a_source_among_the_candidates() -
 
 
 def test_a_derived_memory_lifts_only_its_best_matching_source() -> None:
-    from graphmem.recall.search import vouched
+    from graphmem.recall.lineage import vouched
 
     ordered = [("summary", 0.9, []), ("other", 0.8, []), ("best", 0.5, []), ("second", 0.45, [])]
     lifted = vouched(ordered, {"summary": {"best", "second"}})

@@ -6,14 +6,17 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 
 import numpy as np
+import pytest
 
-from graphmem.recall.vector_cache import Subtree
+from graphmem.recall.vector_cache import Opened, Subtree, VectorCache
 from graphmem.store.scope_vectors import ScopeRows
 from graphmem.store.search import instant
 
 
 def rows(ids: list[str], scope: str, vectors: list[list[float]]) -> ScopeRows:
-    return ScopeRows(ids, [scope] * len(ids), np.asarray(vectors, dtype=np.float32))
+    return ScopeRows(
+        ids, [scope] * len(ids), np.asarray(vectors, dtype=np.float32), [f"text of {i}" for i in ids]
+    )
 
 
 def test_nearest_is_the_exact_cosine_order_and_skips_dropped_rows() -> None:
@@ -29,9 +32,12 @@ def test_nearest_is_the_exact_cosine_order_and_skips_dropped_rows() -> None:
 def test_a_re_embedded_or_moved_memory_keeps_one_row() -> None:
     tree = Subtree("/u", "/u/", {})
     tree.upsert(rows(["a", "b"], "/u", [[1, 0], [0, 1]]))
-    tree.upsert(rows(["a"], "/u/work", [[0, 3]]))  # not normalised on the way in
+    tree.upsert(
+        ScopeRows(["a"], ["/u/work"], np.asarray([[0, 3]], dtype=np.float32), ["a re-worded"])
+    )  # not normalised on the way in
     query = np.asarray([0, 1], dtype=np.float32)
     assert tree.live() == 2
+    assert tree.text("a") == "a re-worded" and tree.text("b") == "text of b"
     assert tree.cosine("a", query) == 1.0
     assert tree.count("/u/work") == 1 and tree.count("/u") == 1
 
@@ -39,7 +45,7 @@ def test_a_re_embedded_or_moved_memory_keeps_one_row() -> None:
 def test_many_rows_grow_the_matrix() -> None:
     tree = Subtree("/u", "/u/", {})
     vectors = np.random.default_rng(1).normal(size=(300, 8)).astype(np.float32)
-    tree.upsert(ScopeRows([str(i) for i in range(300)], ["/u"] * 300, vectors))
+    tree.upsert(ScopeRows([str(i) for i in range(300)], ["/u"] * 300, vectors, ["x"] * 300))
     best = tree.nearest(vectors[123] / np.linalg.norm(vectors[123]), 1)
     assert best[0][0] == "123"
 
@@ -58,3 +64,20 @@ def test_instants_decode_like_the_driver() -> None:
     oslo = instant([int(moment.timestamp()), 0, 3600])
     assert oslo is not None and oslo.utcoffset() == timedelta(hours=1)
     assert oslo.tzinfo == timezone(timedelta(hours=1))
+
+
+def test_the_episode_context_of_a_memory_comes_from_the_cached_vectors() -> None:
+    tree = Subtree("/u", "/u/", {})
+    tree.upsert(rows(["a", "b", "c"], "/u", [[1, 0], [0.6, 0.8], [0, 2]]))
+    cache = VectorCache(dimension=2, max_rows=10)
+    opened = Opened([tree], [])
+    query = np.asarray([0, 1], dtype=np.float32)
+    around = cache.surroundings(opened, query, {"a": (["b", "c"], ["text b", "text c"])})
+    assert around is not None
+    context = around["a"]
+    assert context.to_query == pytest.approx((0.8, 1.0))
+    assert context.to_memory == pytest.approx((0.6, 0.0))
+    assert context.among[0] == pytest.approx((1.0, 0.8)) and context.among[1] == pytest.approx((0.8, 1.0))
+    assert context.texts == ("text b", "text c")
+    # a neighbour the cache does not hold (another scope): the graph reads the context instead
+    assert cache.surroundings(opened, query, {"a": (["b", "elsewhere"], ["text b", "x"])}) is None

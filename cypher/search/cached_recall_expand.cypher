@@ -1,0 +1,95 @@
+// The second round trip of a scoped recall that the in-process vector cache answers: its cached vector hits $hits (id, cosine, rank) kept where they pass the candidates' filters (status in $statuses), in rank order (the first $limit), with their ranking facts and texts; and in the same statement what expand_with_details reads for the seeds, pool and episode context that recall chose from its cached hits before sending (neighbours with status in $neighbour_statuses): recall uses that part only when the hits that passed lead to the same choice, else it sends expand_with_details. The episode context comes as ids and texts: recall takes the cosines among those memories and to the query from its cache.
+// mode: read
+CALL () {
+  UNWIND $hits AS h
+  CALL (h) {
+    MATCH (m:Memory {id: h.id})
+    RETURN m
+  }
+  WITH m, h
+  WHERE m.status IN $statuses
+    AND ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
+    AND any(s IN $scopes WHERE m.scope = s.path OR m.scope STARTS WITH s.prefix)
+    AND CASE WHEN $layers IS NULL THEN NOT (coalesce(m.extractive, false) AND coalesce(m.kind, 'cluster') = 'cluster') ELSE m.layer IN $layers END
+    AND ($categories IS NULL OR any(c IN coalesce(m.categories, []) WHERE c IN $categories))
+    AND m.strength >= $min_strength AND coalesce(m.decayed_strength, m.strength) >= $min_strength
+    AND ($as_of IS NULL OR (m.occurred_at <= $as_of
+         AND NOT EXISTS { MATCH (w:Memory)-[:SUPERSEDES]->(m) WHERE w.occurred_at <= $as_of }))
+  WITH m, h
+  ORDER BY h.rank
+  LIMIT $limit
+  RETURN collect({id: m.id, score: h.cosine, text: m.text, importance: m.importance, strength: m.strength,
+           layer: m.layer, categories: m.categories, occurred: m.occurred_at.epochSeconds,
+           accessed: coalesce(m.last_accessed_at, m.occurred_at).epochSeconds,
+           spaced: coalesce(m.spaced_access_count, 0), priority: coalesce(m.priority, 0.0),
+           pinned: coalesce(m.pinned, false), fade: coalesce(m.fade, 1.0),
+           faded_at: m.consolidated_at.epochSeconds, status: m.status}) AS hits
+}
+CALL () {
+  UNWIND $seeds AS seed
+  MATCH (s:Memory {id: seed})
+  WHERE ($allowed IS NULL OR any(ok IN $allowed WHERE s.scope = ok OR s.scope STARTS WITH ok + '/'))
+  CALL (s) {
+    MATCH (s)-[r:NEXT|SUPERSEDES]-(m:Memory)
+    RETURN m, type(r) AS via, 0 AS mentioned_by
+    UNION
+    MATCH (s)<-[:SUPERSEDES*2..4]-(m:Memory)
+    RETURN m, 'SUPERSEDES' AS via, 0 AS mentioned_by
+    UNION
+    MATCH (s)-[:MENTIONS]->(e:Entity)<-[:MENTIONS]-(m:Memory)
+    WHERE m <> s
+    WITH m, COUNT { (e)<-[:MENTIONS]-(:Memory) } AS mentions
+    WHERE mentions <= $max_entity_mentions
+    RETURN m, 'MENTIONS' AS via, min(mentions) AS mentioned_by
+  }
+  WITH seed, m, via, mentioned_by
+  WHERE m.status IN $neighbour_statuses
+    AND ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
+    AND ($categories IS NULL OR any(c IN coalesce(m.categories, []) WHERE c IN $categories))
+    AND ($scopes IS NULL OR any(sc IN $scopes WHERE m.scope = sc.path OR m.scope STARTS WITH sc.prefix))
+    AND CASE WHEN $layers IS NULL THEN NOT (coalesce(m.extractive, false) AND coalesce(m.kind, 'cluster') = 'cluster') ELSE m.layer IN $layers END
+    AND m.strength >= $min_strength AND coalesce(m.decayed_strength, m.strength) >= $min_strength
+    AND ($as_of IS NULL OR (m.occurred_at <= $as_of
+         AND NOT EXISTS { MATCH (w:Memory)-[:SUPERSEDES]->(m) WHERE w.occurred_at <= $as_of }))
+  WITH DISTINCT seed, via, mentioned_by, m
+  RETURN collect({seed: seed, via: via, mentioned_by: mentioned_by, id: m.id,
+           similarity: vector.similarity.cosine(m.embedding, $embedding),
+           text: m.text, importance: m.importance, strength: m.strength, layer: m.layer,
+           categories: m.categories, occurred: m.occurred_at.epochSeconds,
+           accessed: coalesce(m.last_accessed_at, m.occurred_at).epochSeconds,
+           spaced: coalesce(m.spaced_access_count, 0), priority: coalesce(m.priority, 0.0),
+           pinned: coalesce(m.pinned, false), fade: coalesce(m.fade, 1.0),
+           faded_at: m.consolidated_at.epochSeconds, status: m.status}) AS neighbours
+}
+CALL (neighbours) {
+  WITH $pool + [n IN neighbours | n.id] AS ids
+  UNWIND ids AS id
+  WITH DISTINCT id, ids
+  MATCH (m:Memory {id: id})
+  WHERE ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
+  RETURN collect({
+           memory: m {.id, .text, .layer, .scope, .importance, .confidence, .strength, .status, .source,
+                      .metadata_json, categories: coalesce(m.categories, []),
+                      access_count: coalesce(m.access_count, 0), pinned: coalesce(m.pinned, false)},
+           times: [t IN [m.created_at, m.occurred_at, m.last_accessed_at, m.updated_at] |
+                   CASE WHEN t IS NULL THEN null ELSE [t.epochSeconds, t.nanosecond, t.offsetSeconds] END],
+           extractive: coalesce(m.extractive, false),
+           sources: [(m)-[:DERIVED_FROM]->(s:Memory) WHERE s.id IN ids | s.id],
+           contradicts: [(m)-[:CONTRADICTS]->(b:Memory) WHERE b.id IN ids | b.id]}) AS details
+}
+CALL () {
+  UNWIND $context_of AS id
+  MATCH (m:Memory {id: id})
+  WHERE m.embedding IS NOT NULL
+    AND ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
+  CALL (m) {
+    MATCH (m)-[:NEXT]-(n:Memory)
+    WHERE n <> m AND n.embedding IS NOT NULL
+      AND ($allowed IS NULL OR any(ok IN $allowed WHERE n.scope = ok OR n.scope STARTS WITH ok + '/'))
+    RETURN collect(DISTINCT n)[..$per_memory] AS near
+  }
+  WITH m, near
+  WHERE size(near) > 0
+  RETURN collect({id: m.id, near: [n IN near | n.id], texts: [n IN near | n.text]}) AS around
+}
+RETURN hits, neighbours, details, around
