@@ -105,11 +105,16 @@ class TopicWeights:
     leiden_iterations: int = 2  # per run (igraph's default; -1: until stable, slow on a large graph)
     peel: float = 0.35  # a member tied to its topic by less than this share of the median goes
     # The second view: two memories tied to the same others. Its graph links pairs by the Jaccard
-    # overlap of their strong ties (similarity above ``shared_ties``, each memory counted among its
-    # own), and a pair either view agrees on is together (0 for ``shared_resolution``: one view).
-    shared_ties: float = 0.5
+    # overlap of their strong ties (similarity above floor + ``shared_ties``, each memory counted
+    # among its own); a pair either view agrees on is together (``shared_resolution`` 0: one view).
+    shared_ties: float = 0.1
     shared_floor: float = 0.3  # overlap a pair needs to be an edge of the second view
     shared_resolution: float = 0.15  # CPM density a topic must hold in the second view
+    shared_peel: float = 0.35  # ... and a member whose overlap inside is below this share of the median
+    # a topic's members share something besides their vectors: at least one pair a rare entity or
+    # word or NEXT ties (memories phrased alike, 'User dislikes coriander' and 'User is allergic to
+    # wasp stings', are close by vector and share their neighbours, but are no topic)
+    specific: bool = True
 
 
 def _rarity(mentions: int, n: int) -> float:
@@ -171,6 +176,8 @@ class PairSignals:
     content: NDArray[np.float64]
     nearest: NDArray[np.float64]  # how near by rank: 1 - rank / k on each side (nearest: 1), halved
     boost: NDArray[np.float64]
+    # a tie beyond the vectors: a shared rare entity or word, or NEXT (None: not known, all count)
+    specific: NDArray[np.bool_] | None = None
 
     def similarity(self, near: float) -> NDArray[np.float64]:
         """Each pair's similarity with a nearest-neighbour bonus of ``near``."""
@@ -229,6 +236,7 @@ def topic_similarities(
         content[order],
         np.fromiter((closeness.get(k, 0.0) for k in keys), np.float64, m)[order],
         boost[order],
+        np.fromiter((k in shared or k in worded or k in follows for k in keys), np.bool_, m)[order],
     )
 
 
@@ -369,8 +377,10 @@ def topic_clusters(
         w,
     )
     agreed_mask = together >= w.agreement
+    overlap = np.zeros(0)
+    if w.shared_resolution or w.shared_peel:
+        overlap = shared_ties(n, pairs, pair_signals.similarity(w.near), w.floor + w.shared_ties)
     if w.shared_resolution:
-        overlap = shared_ties(n, pairs, pair_signals.similarity(w.near), w.shared_ties)
         shared_floors = _spread(w.shared_floor, w.floor_spread)
         agreed_mask |= (
             _votes(
@@ -387,15 +397,27 @@ def topic_clusters(
     kept = [v for v in range(n) if coreness[v] >= w.core]
     groups = [[kept[v] for v in c] for c in agreement.induced_subgraph(kept).connected_components()]
     graph = _graphs(n, pairs, pair_signals.similarity(w.near), [w.floor])[0]
+    shared = _graphs(n, pairs, overlap, [0.0])[0] if w.shared_peel else None
+    tied = (
+        ig.Graph(n=n, edges=pairs[pair_signals.specific].tolist())
+        if w.specific and pair_signals.specific is not None
+        else None
+    )
     out: list[Cluster] = []
     for community in sorted(([*c] for c in groups), key=lambda c: (-len(c), min(c))):
         if len(community) < min_size:
             continue
         members = _peeled(graph, sorted(community), w.peel)
+        if shared is not None:
+            members = _peeled(shared, members, w.shared_peel)
         parts = (
             split_oversized(graph, members, max_size) if max_size and len(members) > max_size else [members]
         )
-        out.extend(Cluster(tuple(sorted(nodes[v] for v in p))) for p in parts if len(p) >= min_size)
+        out.extend(
+            Cluster(tuple(sorted(nodes[v] for v in p)))
+            for p in parts
+            if len(p) >= min_size and (tied is None or tied.induced_subgraph(p).ecount() > 0)
+        )
     return out
 
 

@@ -348,12 +348,12 @@ def test_a_topic_whose_members_share_their_ties_is_found_whole_and_strays_stay_o
         for a in everyone
     }
     signals = TopicSignals(occurred={m: 0.0 for m in everyone}, entities={}, mentions={}, follows=[])
-    one_view = TopicWeights(neighbours=10, near=0.0, shared_resolution=0.0)
+    # vectors only here (no text, no entity): the check for a tie beyond the vectors is off
+    both_views = TopicWeights(neighbours=10, near=0.0, specific=False)
+    one_view = replace(both_views, shared_resolution=0.0)
     alone = [set(c.members) for c in topic_clusters(neighbours, {}, signals, one_view, 3)]
     assert set(walks + vet) not in alone  # the whole topic is not dense enough for the first view
-    found = [
-        c.members for c in topic_clusters(neighbours, {}, signals, TopicWeights(neighbours=10, near=0.0), 3)
-    ]
+    found = [c.members for c in topic_clusters(neighbours, {}, signals, both_views, 3)]
     assert found == [tuple(sorted(walks + vet))]
 
 
@@ -369,3 +369,34 @@ def test_shared_ties_are_high_inside_a_group_and_low_across_a_lone_bridge() -> N
     assert overlap[1] == pytest.approx(3 / 4)  # 0 and 2: 2 has the bridge besides
     assert overlap[6] == pytest.approx(2 / 6)  # the bridge 2-3 brings none of the others along
     assert overlap[7] == 0.0  # 0 and 5, weakly tied, share no strong tie
+
+
+def test_memories_phrased_alike_that_share_nothing_else_are_no_topic() -> None:
+    from graphmem.consolidate.topics import TopicWeights, topic_clusters
+    from graphmem.store.consolidation import TopicSignals
+
+    texts = {
+        "p1": "User dislikes coriander.",
+        "p2": "User is allergic to wasp stings.",
+        "p3": "User is vegetarian on weekdays.",
+        "k1": "User started a pottery course on Tuesday evenings.",
+        "k2": "Centering the clay on the pottery wheel is the hardest part.",
+        "k3": "Glazed two bowls; the clay cracked in one.",
+    }
+    # the same close vectors within each trio: only the pottery trio shares words ('pottery', 'clay')
+    neighbours = {
+        a: sorted(((b, 0.75 if a[0] == b[0] else 0.05) for b in texts if b != a), key=lambda p: -p[1])
+        for a in texts
+    }
+    signals = TopicSignals(
+        occurred={m: 0.0 for m in texts},
+        entities={},
+        mentions={},
+        follows=[],
+        texts=texts,
+        scopes={m: "/user/a" for m in texts},
+    )
+    found = [c.members for c in topic_clusters(neighbours, {}, signals, TopicWeights(), 3)]
+    assert found == [("k1", "k2", "k3")]
+    by_vectors = TopicWeights(specific=False)
+    assert ("p1", "p2", "p3") in [c.members for c in topic_clusters(neighbours, {}, signals, by_vectors, 3)]
