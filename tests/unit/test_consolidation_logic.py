@@ -358,7 +358,7 @@ def test_a_topic_whose_members_share_their_ties_is_found_whole_and_strays_stay_o
 
 
 def test_shared_ties_are_high_inside_a_group_and_low_across_a_lone_bridge() -> None:
-    from graphmem.consolidate.topics import shared_ties
+    from graphmem.consolidate.consensus import shared_ties
 
     # two triangles (0, 1, 2) and (3, 4, 5) joined by the one tie 2-3
     pairs = np.asarray([[0, 1], [0, 2], [1, 2], [3, 4], [3, 5], [4, 5], [2, 3], [0, 5]], dtype=np.int64)
