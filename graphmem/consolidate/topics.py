@@ -55,9 +55,9 @@ role' by 'Sam got the job'), which took a thread's anchor away or left it under 
 
 Tuned on the dev half of bench/eval/topics.json only; the held-out test half was looked at to
 report (``python -m bench.topic_eval --half both``): dev coverage / purity 0.941 / 0.981, test
-0.688 / 0.901 (session 20: the second view, its peel and the rule of a shared tie; one view
-before, as in session 19: dev 0.824 / 0.979, test 0.688 / 0.901), no noise memory clustered, a
-second run changes nothing. On 30 random 12-topic subsets of dev: coverage / purity / noise
+0.688 / 0.894; with the second view but without its peel and the rule of a shared tie, 0.941 /
+0.981 and 0.688 / 0.901; one view (session 19) 0.824 / 0.979 and 0.688 / 0.901. No noise memory
+clustered, a second run changes nothing. On 30 random 12-topic subsets of dev: coverage / purity / noise
 memories clustered per subset 0.858 / 0.965 / 0.40 with one view, 0.878 / 0.946 / 1.40 with two,
 0.892 / 0.971 / 0.00 with the peel and the rule. With time in days (session 19): 0.824 / 0.979
 and 0.625 / 0.880; without the superseded episodes either (11 of 88 dev episodes superseded at
