@@ -202,6 +202,9 @@ FORMER_TOPICS = TopicWeights(
     ensemble_seeds=1,
     core=1,
     leiden_iterations=-1,
+    shared_resolution=0.0,
+    shared_peel=0.0,
+    specific=False,
 )
 
 
@@ -295,6 +298,11 @@ def main() -> None:
         action="store_true",
         help="time the nightly run with C1's time scale in days (45) too, beside the one in memories",
     )
+    parser.add_argument(
+        "--shared-before-after",
+        action="store_true",
+        help="time the nightly run with C1's first view only too (no shared-ties view), beside both views",
+    )
     args = parser.parse_args()
     embedder = create_embedder("onnx")
     if not args.skip_planted:
@@ -309,6 +317,11 @@ def main() -> None:
         if args.time_before_after:
             days = ConsolidationSettings(topics=replace(TopicWeights(), time_memories=0.0))
             variants = {"time_in_days": days, **variants}
+        if args.shared_before_after:  # as in session 19: no shared-ties view, peel or shared-tie rule
+            one = ConsolidationSettings(
+                topics=replace(TopicWeights(), shared_resolution=0.0, shared_peel=0.0, specific=False)
+            )
+            variants = {"one_view": one, **variants}
         scale(embedder, sizes, args.per_scope, variants)
 
 

@@ -8,6 +8,9 @@ user's agent would, into one scope; then the nightly job runs twice. Reported pe
   memories count as a topic of their own, so a noise-only cluster is impure);
 - semantic_memories, noise_clustered (noise memories feeding a semantic memory);
 - second_run_changes: what the second nightly run changed (it should change nothing);
+- superseded_at_write: topic episodes (and noise memories) the write path's belief check marked
+  superseded before any consolidation ran, by the SUPERSEDES edge's reason. Every episode of a
+  thread tells something new, so each one counted is a false supersession;
 - baseline: the former C1 rule (DBSCAN, cosine distance eps 0.35 over the exact 15 nearest) on the
   same episodes' vectors, and a plain cosine-threshold (0.5) connected-components clustering.
 Prints JSON lines.
@@ -99,6 +102,26 @@ def lineage(target: Neo4jTarget, scope: str) -> dict[str, list[str]]:
     return {r["s"]: sorted(set(r["sources"])) for r in rows}
 
 
+def superseded_at_write(
+    target: Neo4jTarget, scope: str, topic_of: Mapping[str, str | None]
+) -> dict[str, Any]:
+    """Memories of ``scope`` a later statement superseded (run before consolidation merges any):
+    how many topic episodes and noise memories, and the reasons the belief check gave."""
+    rows = _cypher(
+        target,
+        "MATCH (w:Memory)-[r:SUPERSEDES]->(m:Memory {scope: $scope}) "
+        "RETURN m.id AS id, coalesce(r.reason, 'none') AS reason",
+        scope=scope,
+    )
+    episodes = {r["id"] for r in rows if topic_of.get(r["id"]) is not None}
+    noise = {r["id"] for r in rows if r["id"] in topic_of and topic_of[r["id"]] is None}
+    return {
+        "topic_episodes": len(episodes),
+        "noise_memories": len(noise),
+        "reasons": dict(Counter(r["reason"] for r in rows)),
+    }
+
+
 def baselines(target: Neo4jTarget, scope: str, topic_of: Mapping[str, str | None]) -> dict[str, Any]:
     """The former embedding-only C1 rule and a plain cosine threshold, on the episodes' vectors."""
     rows = _cypher(
@@ -131,6 +154,7 @@ def run_half(client: httpx.Client, target: Neo4jTarget, half: str, show: bool) -
         response = client.post("/v1/memories", json=body)
         response.raise_for_status()
         topic_of[response.json()["memory"]["id"]] = row["topic"]
+    superseded = superseded_at_write(target, scope, topic_of)
     first = client.post("/v1/consolidate", params={"wait": "true"}, json={"jobs": ["nightly"]})
     first.raise_for_status()
     found = lineage(target, scope)
@@ -150,6 +174,7 @@ def run_half(client: httpx.Client, target: Neo4jTarget, half: str, show: bool) -
                 "nightly_ms": first.json()["runs"][0]["duration_ms"],
                 "second_run_changes": changes,
                 "second_run_unchanged": unchanged,
+                "superseded_at_write": superseded,
                 "baseline": baselines(target, scope, topic_of),
             }
         ),

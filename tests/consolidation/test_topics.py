@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import neo4j
@@ -10,6 +11,8 @@ import numpy as np
 
 from graphmem.consolidate.clustering import density_clusters
 from graphmem.consolidate.neighbourhood import exact_knn
+from graphmem.consolidate.settings import ConsolidationSettings
+from graphmem.consolidate.topics import TopicWeights
 from graphmem.memory import Memory
 from tests.consolidation.conftest import cypher
 
@@ -44,7 +47,7 @@ NOISE = [
 ]
 
 
-def _write(memory: Memory) -> dict[str, str | None]:
+def _write(memory: Memory, scope: str = SCOPE) -> dict[str, str | None]:
     start = datetime(2025, 1, 6, 9, tzinfo=UTC)
     rows: list[tuple[datetime, str, str | None]] = []
     for t, (topic, texts) in enumerate(TOPICS.items()):
@@ -54,17 +57,17 @@ def _write(memory: Memory) -> dict[str, str | None]:
     rows.sort(key=lambda r: r[0])
     topic_of: dict[str, str | None] = {}
     for at, text, topic in rows:
-        result = memory.remember(text, scope=SCOPE, occurred_at=at)
+        result = memory.remember(text, scope=scope, occurred_at=at)
         topic_of[result.memory.id] = topic
     return topic_of
 
 
-def _semantic(driver: neo4j.Driver) -> dict[str, list[str]]:
+def _semantic(driver: neo4j.Driver, scope: str = SCOPE) -> dict[str, list[str]]:
     rows = cypher(
         driver,
         "MATCH (s:SemanticMemory {status: 'active', scope: $scope})-[:DERIVED_FROM]->(e:Memory) "
         "RETURN s.id AS s, collect(e.id) AS sources",
-        scope=SCOPE,
+        scope=scope,
     )
     return {str(r["s"]): [str(e) for e in r["sources"]] for r in rows}  # type: ignore[union-attr]
 
@@ -138,3 +141,37 @@ def test_an_episode_a_later_statement_superseded_stays_part_of_its_topic(
     again = sleeper.consolidate(["nightly"]).runs[0]
     assert {k: v for k, v in again.counts.items() if v and not k.startswith("seen_")} == {}
     assert _semantic(sleep_driver) == found
+
+
+PROFILE = [
+    "User dislikes coriander.",
+    "User's blood type is O negative.",
+    "User is vegetarian on weekdays but eats fish at weekends.",
+    "User is left-handed.",
+    "User's shoe size is 7 UK.",
+]
+
+
+def test_facts_phrased_alike_that_share_nothing_else_are_no_topic(build, sleep_driver: neo4j.Driver) -> None:  # type: ignore[no-untyped-def]
+    """Profile facts ('User dislikes coriander', 'User is left-handed') sit close by vector and
+    share their neighbours, but share no entity or word: no semantic memory is made of them, while
+    the topics around them are still found."""
+    found: dict[str, list[Counter[str | None]]] = {}
+    for scope, settings in (
+        ("/user/by-vectors", ConsolidationSettings(topics=replace(TopicWeights(), specific=False))),
+        (SCOPE, None),
+    ):
+        memory = build(settings)
+        topic_of = _write(memory, scope)
+        start = datetime(2025, 1, 9, 9, tzinfo=UTC)
+        for i, text in enumerate(PROFILE):
+            made = memory.remember(text, scope=scope, occurred_at=start + timedelta(days=9 * i))
+            topic_of[made.memory.id] = "profile"
+        run = memory.consolidate(["nightly"]).runs[0]
+        assert run.status == "succeeded", run.error
+        found[scope] = [
+            Counter(topic_of.get(s) for s in members) for members in _semantic(sleep_driver, scope).values()
+        ]
+    assert any("profile" in labels for labels in found["/user/by-vectors"])  # vectors alone tie them
+    assert not any("profile" in labels for labels in found[SCOPE]), found
+    assert len({labels.most_common(1)[0][0] for labels in found[SCOPE]}) >= 2

@@ -328,3 +328,75 @@ def test_time_apart_counts_in_the_scope_s_memories_not_in_days() -> None:
     # a memory a day and a memory every four days: the ends are 13 memories apart either way
     assert boost_of_first_and_last(1.0) == pytest.approx(1.0 + 0.27 * np.exp(-1.0))
     assert boost_of_first_and_last(4.0) == pytest.approx(boost_of_first_and_last(1.0))
+
+
+def test_a_topic_whose_members_share_their_ties_is_found_whole_and_strays_stay_out() -> None:
+    from graphmem.consolidate.topics import TopicWeights, topic_clusters
+    from graphmem.store.consolidation import TopicSignals
+
+    # Six episodes of one topic: each of the first three is tied to each of the last three (the
+    # walks and the vet share words, the walks do not with each other), nothing else. Two strays,
+    # each tied to one member and to each other, bring none of the topic's other ties along.
+    walks, vet, strays = ["w1", "w2", "w3"], ["v1", "v2", "v3"], ["s1", "s2"]
+    everyone = walks + vet + strays
+    tied = {frozenset((a, b)) for a in walks for b in vet}
+    tied |= {frozenset(("w1", "s1")), frozenset(("v1", "s2")), frozenset(("s1", "s2"))}
+    neighbours = {
+        a: sorted(
+            ((b, 0.5 if frozenset((a, b)) in tied else 0.05) for b in everyone if b != a), key=lambda p: -p[1]
+        )
+        for a in everyone
+    }
+    signals = TopicSignals(occurred={m: 0.0 for m in everyone}, entities={}, mentions={}, follows=[])
+    # vectors only here (no text, no entity): the check for a tie beyond the vectors is off
+    both_views = TopicWeights(neighbours=10, near=0.0, specific=False)
+    one_view = replace(both_views, shared_resolution=0.0)
+    alone = [set(c.members) for c in topic_clusters(neighbours, {}, signals, one_view, 3)]
+    assert set(walks + vet) not in alone  # the whole topic is not dense enough for the first view
+    found = [c.members for c in topic_clusters(neighbours, {}, signals, both_views, 3)]
+    assert found == [tuple(sorted(walks + vet))]
+
+
+def test_shared_ties_are_high_inside_a_group_and_low_across_a_lone_bridge() -> None:
+    from graphmem.consolidate.consensus import shared_ties
+
+    # two triangles (0, 1, 2) and (3, 4, 5) joined by the one tie 2-3
+    pairs = np.asarray([[0, 1], [0, 2], [1, 2], [3, 4], [3, 5], [4, 5], [2, 3], [0, 5]], dtype=np.int64)
+    sim = np.asarray([0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.1])
+    overlap = shared_ties(6, pairs, sim, 0.5)
+    # each memory counts among its own ties: 0 has {0, 1, 2}, 2 has {0, 1, 2, 3}, 3 has {2, 3, 4, 5}
+    assert overlap[0] == 1.0  # 0 and 1 are tied to exactly the same
+    assert overlap[1] == pytest.approx(3 / 4)  # 0 and 2: 2 has the bridge besides
+    assert overlap[6] == pytest.approx(2 / 6)  # the bridge 2-3 brings none of the others along
+    assert overlap[7] == 0.0  # 0 and 5, weakly tied, share no strong tie
+
+
+def test_memories_phrased_alike_that_share_nothing_else_are_no_topic() -> None:
+    from graphmem.consolidate.topics import TopicWeights, topic_clusters
+    from graphmem.store.consolidation import TopicSignals
+
+    texts = {
+        "p1": "User dislikes coriander.",
+        "p2": "User is allergic to wasp stings.",
+        "p3": "User is vegetarian on weekdays.",
+        "k1": "User started a pottery course on Tuesday evenings.",
+        "k2": "Centering the clay on the pottery wheel is the hardest part.",
+        "k3": "Glazed two bowls; the clay cracked in one.",
+    }
+    # the same close vectors within each trio: only the pottery trio shares words ('pottery', 'clay')
+    neighbours = {
+        a: sorted(((b, 0.75 if a[0] == b[0] else 0.05) for b in texts if b != a), key=lambda p: -p[1])
+        for a in texts
+    }
+    signals = TopicSignals(
+        occurred={m: 0.0 for m in texts},
+        entities={},
+        mentions={},
+        follows=[],
+        texts=texts,
+        scopes={m: "/user/a" for m in texts},
+    )
+    found = [c.members for c in topic_clusters(neighbours, {}, signals, TopicWeights(), 3)]
+    assert found == [("k1", "k2", "k3")]
+    by_vectors = TopicWeights(specific=False)
+    assert ("p1", "p2", "p3") in [c.members for c in topic_clusters(neighbours, {}, signals, by_vectors, 3)]
