@@ -6,13 +6,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime
 
 import pytest
 
 from graphmem.errors import InvalidInputError
-from graphmem.models import MemoryInput, MemoryRecord, WriteResult
+from graphmem.models import MemoryInput, WriteResult
 from graphmem.write.group import GroupCommit
+from tests.records import record_of
 
 
 class Writer:
@@ -33,24 +33,7 @@ class Writer:
             self.gate.wait(10)
         if self.bad in [i.text for i in items]:
             raise InvalidInputError(f"{self.bad} is not welcome")
-        return [WriteResult(memory=_record(i), actions=["created"]) for i in items]
-
-
-def _record(item: MemoryInput) -> MemoryRecord:
-    now = datetime.now(UTC)
-    return MemoryRecord(
-        id=f"id-{item.text}",
-        text=item.text,
-        layer="episodic",
-        scope=item.scope or "/",
-        categories=[],
-        importance=0.5,
-        confidence=1.0,
-        strength=1.0,
-        status="active",
-        created_at=now,
-        occurred_at=now,
-    )
+        return [WriteResult(memory=record_of(i), actions=["created"]) for i in items]
 
 
 def _send_while_first_is_held(

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from datetime import UTC, datetime
 
 import pytest
 
 from graphmem.errors import NotFoundError, WriteQueueFullError
-from graphmem.models import MemoryInput, MemoryRecord, WriteResult
+from graphmem.models import MemoryInput, WriteResult
 from graphmem.write.queue import WriteQueue, scope_covers
+from tests.records import record_of
 
 
 class GatedWriter:
@@ -27,24 +27,7 @@ class GatedWriter:
         self.batches.append(texts)
         if self.fail_on in texts:
             raise RuntimeError("neo4j went away")
-        return [WriteResult(memory=_record(i), actions=["created"]) for i in items]
-
-
-def _record(item: MemoryInput) -> MemoryRecord:
-    now = datetime.now(UTC)
-    return MemoryRecord(
-        id=item.text,
-        text=item.text,
-        layer="episodic",
-        scope=item.scope or "/",
-        categories=[],
-        importance=0.5,
-        confidence=1.0,
-        strength=1.0,
-        status="active",
-        created_at=now,
-        occurred_at=now,
-    )
+        return [WriteResult(memory=record_of(i), actions=["created"]) for i in items]
 
 
 def items(scope: str, *texts: str) -> list[MemoryInput]:
