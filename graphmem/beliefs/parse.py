@@ -301,13 +301,13 @@ def _announces_change(doc: Any) -> bool:
     )
 
 
-def _negated(doc: Any, root: Any, words: set[str], lower: str) -> bool:
+def _negated(doc: Any, root: Any, phrasal: str | None, words: set[str], lower: str) -> bool:
     """Whether the clause denies its main verb (or its copula), or says something ended (a verb:
     "cancelled", not "the end of September")."""
     if root is not None and any(c.dep_ == "neg" for c in root.children):
         return True
     ended = any(t.pos_ == "VERB" and t.lemma_.lower() in ENDING_LEMMAS for t in doc)
-    ended = ended or _phrasal(root) in ENDING_LEMMAS  # "stepped down as head of sales"
+    ended = ended or phrasal in ENDING_LEMMAS  # "stepped down as head of sales"
     return bool(words & CLAUSE_NEGATIONS) or ended or "no longer" in lower
 
 
@@ -419,7 +419,7 @@ def _read(text: str, speaker: str) -> Clause:
         or _becomes(root)
         or predicate in PHRASAL_CHANGES,
         replaces=bool(lemmas & REPLACING_LEMMAS),
-        negated=_negated(doc, root, words, lower),
+        negated=_negated(doc, root, phrasal, words, lower),
         lemmas=frozenset(lemmas),
         mentions=frozenset(mentions(doc, speaker)),
         subject_nouns=frozenset(subject_nouns(doc)),
