@@ -299,7 +299,6 @@ def test_a_change_done_to_the_slot_a_statement_fills_replaces_it() -> None:
     assert judge(old, read_statement("We moved the primary datastore to DynamoDB last sprint."), 0.5).conflict
 
 
-
 def test_another_name_for_the_same_place_is_not_a_new_value() -> None:
     # "the Kepler Space Institute" and "the Space Institute" are one place, not two of a kind
     old = read_statement("Tomasz joined the Kepler Space Institute as a postdoc.")
