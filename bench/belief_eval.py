@@ -5,6 +5,9 @@ Each scenario's steps are written one at a time in arrival order through REST in
 their own (``speaker`` goes to metadata when the step names one); a scenario passes when every
 step listed ``superseded`` ended superseded, every step listed ``current`` is still active, and
 every ``merge_ok`` restatement is active or was merged into an active memory. Prints JSON lines.
+Beside it, in the same run, two baselines on the same scenarios and the same MiniLM vectors: the
+embedding alone (a step replaces every earlier active step at least 0.75 similar, the belief
+check's own bar for one slot, the later one in time winning) and "never an update".
 
     python -m bench.belief_eval [--half dev|test|all] [--failures]
 """
@@ -18,8 +21,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import numpy as np
 
 from bench import stack
+from graphmem.embedding.factory import create_embedder
 
 EVAL = Path(__file__).parent / "eval"
 
@@ -49,10 +54,32 @@ def play(client: httpx.Client, scenario: dict[str, Any], scope: str) -> tuple[bo
         response.raise_for_status()
         ids.append(response.json()["memory"]["id"])
     status = [client.get(f"/v1/memories/{memory_id}").json()["status"] for memory_id in ids]
+    return passes(scenario, status), status
+
+
+COSINE_BAR = 0.75
+
+
+def passes(scenario: dict[str, Any], status: list[str]) -> bool:
+    """Whether the final statuses are the ones the scenario wants."""
     ok = all(status[i] == "superseded" for i in scenario["superseded"])
     ok = ok and all(status[i] == "active" for i in scenario["current"])
-    ok = ok and all(status[i] == "active" for i in scenario.get("merge_ok", []))
-    return ok, status
+    return ok and all(status[i] == "active" for i in scenario.get("merge_ok", []))
+
+
+def cosine_alone(scenario: dict[str, Any], vectors: np.ndarray) -> list[str]:
+    """The statuses the embedding alone would leave: in arrival order, a step and every earlier
+    active step at least ``COSINE_BAR`` similar to it are one slot, and the later in time stays."""
+    steps = scenario["steps"]
+    unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+    status = ["active"] * len(steps)
+    for j in range(len(steps)):
+        for i in range(j):
+            if status[i] != "active" or status[j] != "active" or float(unit[i] @ unit[j]) < COSINE_BAR:
+                continue
+            older = i if steps[i]["occurred_at"] <= steps[j]["occurred_at"] else j
+            status[older] = "superseded"
+    return status
 
 
 def main() -> None:
@@ -63,6 +90,12 @@ def main() -> None:
     scenarios = load_half(args.half)
     passed: Counter[str] = Counter()
     total: Counter[str] = Counter()
+    embedder = create_embedder("onnx")
+    baselines: Counter[str] = Counter()
+    for scenario in scenarios:
+        vectors = np.asarray(embedder.embed([s["text"] for s in scenario["steps"]]))
+        baselines["cosine>=0.75"] += passes(scenario, cosine_alone(scenario, vectors))
+        baselines["never an update"] += passes(scenario, ["active"] * len(scenario["steps"]))
     with (
         stack.neo4j() as target,
         stack.api_server(target, {"GRAPHMEM_LLM": "none"}) as url,
@@ -95,6 +128,19 @@ def main() -> None:
                     "group": key,
                     "scenarios": total[key],
                     "pass_rate": round(passed[key] / total[key], 3),
+                }
+            ),
+            flush=True,
+        )
+    for system, count in baselines.items():
+        print(
+            json.dumps(
+                {
+                    "half": args.half,
+                    "group": "all",
+                    "baseline": system,
+                    "scenarios": len(scenarios),
+                    "pass_rate": round(count / len(scenarios), 3),
                 }
             ),
             flush=True,
