@@ -185,6 +185,14 @@ def _slot_is_value(named: Clause, other: Clause) -> bool:
     return bool({stem(w) for noun in named.slot_nouns for w in noun.split()} & other.values)
 
 
+def _points_back_vaguely(clause: Clause) -> bool:
+    """Whether ``clause`` is about something only its context names ("That's so inspiring!",
+    "It's perfect for reflecting") and gives it no value of its own to tell which: no name, no
+    number. "It's Kestrel now" names its value, and a note after the one naming the project can
+    mean nothing else."""
+    return clause.points_back and not (clause.numbers or clause.names & clause.values)
+
+
 def _restates(a: Clause, b: Clause, cosine: float) -> bool:
     """Nothing new in ``b``: no value ``a`` lacks, or the same numbers said in other words."""
     if not (b.values - a.values):
@@ -257,6 +265,8 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
         return Verdict(True, "new value for the same key")
     if _different_subjects(a, b):
         return Verdict(False, "different subjects")
+    if _points_back_vaguely(a) or _points_back_vaguely(b):
+        return Verdict(False, "about what the context named")
     if a.hedged or b.hedged:
         return Verdict(False, "a plan or a guess, not a change")
     if a.past_only or b.past_only:

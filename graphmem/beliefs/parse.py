@@ -24,6 +24,7 @@ from graphmem.beliefs.subjects import (
     inverted_copula,
     main_subject,
     mentions,
+    points_back,
     subject_nouns,
     subject_of,
     word_form,
@@ -117,6 +118,7 @@ class Clause:
     verbs: frozenset[str] = frozenset()  # the lemmas of its verbs and participles
     acts: frozenset[str] = frozenset()  # stems of the acts its change verb starts or ends ("quit smoking")
     thing: bool = False  # the subject is a common noun with a determiner ("the office wifi password")
+    points_back: bool = False  # the subject is "it", "that", "you"...: what it is, the context says
 
 
 def _is_temporal_adjunct(ent: Any) -> bool:
@@ -301,14 +303,29 @@ def _announces_change(doc: Any) -> bool:
     )
 
 
-def _negated(doc: Any, root: Any, phrasal: str | None, words: set[str], lower: str) -> bool:
+def _negated(doc: Any, root: Any, phrasal: str | None, lower: str) -> bool:
     """Whether the clause denies its main verb (or its copula), or says something ended (a verb:
     "cancelled", not "the end of September")."""
     if root is not None and any(c.dep_ == "neg" for c in root.children):
         return True
     ended = any(t.pos_ == "VERB" and t.lemma_.lower() in ENDING_LEMMAS for t in doc)
     ended = ended or phrasal in ENDING_LEMMAS  # "stepped down as head of sales"
-    return bool(words & CLAUSE_NEGATIONS) or ended or "no longer" in lower
+    denied = any(t.lower_ in CLAUSE_NEGATIONS and not _embedded(t) for t in doc)
+    return denied or ended or "no longer" in lower
+
+
+# Dependencies that open a clause inside the main one: a "never" there denies that clause's verb,
+# not the statement's ("It's a reminder to never give up").
+EMBEDDING_DEPS = frozenset({"xcomp", "acl", "relcl", "advcl", "ccomp", "pcomp", "csubj"})
+
+
+def _embedded(token: Any) -> bool:
+    """Whether ``token`` sits in a clause inside the main one."""
+    while token.head.i != token.i:
+        if token.dep_ in EMBEDDING_DEPS:
+            return True
+        token = token.head
+    return False
 
 
 def clause_texts(text: str) -> list[str]:
@@ -364,7 +381,9 @@ def read_clause(text: str, speaker: str | None = None) -> Clause:
     if named is not None:
         name, nouns, with_pronoun = named
         clause = _read(with_pronoun, (speaker or "user").lower())
-        return replace(clause, subject=name, mentions=clause.mentions | {name}, subject_nouns=nouns)
+        return replace(
+            clause, subject=name, mentions=clause.mentions | {name}, subject_nouns=nouns, points_back=False
+        )
     restored = with_diary_subject(text, note=_key(text) is not None)
     clause = _read(restored, (speaker or "user").lower())
     if restored != text and not speaker:  # nor is the writer a thing the note names
@@ -419,7 +438,7 @@ def _read(text: str, speaker: str) -> Clause:
         or _becomes(root)
         or predicate in PHRASAL_CHANGES,
         replaces=bool(lemmas & REPLACING_LEMMAS),
-        negated=_negated(doc, root, phrasal, words, lower),
+        negated=_negated(doc, root, phrasal, lower),
         lemmas=frozenset(lemmas),
         mentions=frozenset(mentions(doc, speaker)),
         subject_nouns=frozenset(subject_nouns(doc)),
@@ -430,6 +449,7 @@ def _read(text: str, speaker: str) -> Clause:
         event=root is not None and root.tag_ == "VBD" and state is None and verb not in {"be", "have"},
         plural=main is not None and main.tag_ in {"NNS", "NNPS"},
         acts=_acts(root) if predicate in CHANGE_LEMMAS else frozenset(),
+        points_back=points_back(doc),
         thing=main is not None
         and main.pos_ == "NOUN"
         and any(c.dep_ in {"det", "poss"} and c.text.lower() not in FIRST_PERSON for c in main.children),

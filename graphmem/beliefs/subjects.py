@@ -16,6 +16,9 @@ def _words(text: str) -> frozenset[str]:
 
 FIRST_PERSON = _words("i me my mine myself")
 PRONOUNS = _words("we us our they them their he him his she her it its you your this that there")
+# Words that point back to what the context named: the sentence alone does not say who or what
+# ("That's so inspiring!", "It's perfect for reflecting", "You'll find it").
+POINTING_BACK = _words("it its this that these those they them their he him his she her you your")
 # Adjectives that say which holder of a slot is meant now, not which slot: "my new dentist" fills
 # the slot "my dentist" filled (the change itself is read from "new" as a change marker).
 TIME_OF_HOLDING = _words("new current latest present")
@@ -55,6 +58,16 @@ def main_subject(doc: Any, deps: frozenset[str] | set[str] = frozenset({"nsubj",
     on May 20": "team" the subject of "offsite"), so the first subject is not always the clause's."""
     subjects = [t for t in doc if t.dep_ in deps]
     return next((t for t in subjects if t.head.dep_ == "ROOT"), subjects[0] if subjects else None)
+
+
+def points_back(doc: Any) -> bool:
+    """Whether the main subject, or its owner, is a word that points back to something the context
+    named ("it", "that", "you", "their"): the statement alone does not say what it is about."""
+    subject = main_subject(doc)
+    if subject is None:
+        return False
+    owner = next((c for c in subject.children if c.dep_ == "poss"), None)
+    return subject.lower_ in POINTING_BACK or (owner is not None and owner.lower_ in POINTING_BACK)
 
 
 def subject_nouns(doc: Any) -> set[str]:
