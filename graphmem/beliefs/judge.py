@@ -161,7 +161,11 @@ def _changes_itself(changed: Clause, named: Clause) -> bool:
 def _changes_the_slot_of(changed: Clause, other: Clause) -> bool:
     """Whether ``changed`` announces, with a verb of its own, a change done to the slot ``other``
     fills ("Migrated the main database to MySQL" / "Our main database is Postgres")."""
-    return bool(changed.predicate in CHANGE_LEMMAS and other.slot_nouns & changed.mentions)
+    if changed.predicate not in CHANGE_LEMMAS:
+        return False
+    # a number in a mention is the new value the slot is given: "the 3pm-11pm shift" is the shift
+    named = {" ".join(w for w in m.split() if not any(c.isdigit() for c in w)) for m in changed.mentions}
+    return bool(other.slot_nouns & (changed.mentions | named))
 
 
 def _names_the_act(noun: Clause, verb: Clause) -> bool:
