@@ -9,6 +9,7 @@ from datetime import datetime
 
 from graphmem.beliefs.judge import judge_in_time
 from graphmem.beliefs.plan import BeliefAction, BeliefPlan
+from graphmem.beliefs.relation import Candidate, RelationJudge, announces_named_change
 from graphmem.beliefs.statements import Statement
 from graphmem.errors import LLMError
 from graphmem.llm.base import LLM, Usage
@@ -49,6 +50,9 @@ class BeliefSettings:
 
     llm_min_cosine: float = 0.5
     fallback_min_cosine: float = 0.35
+    # A named change ("Started at PwC today!") is checked against the stored statements of its
+    # scope however unlike they read (beliefs/relation.py): the 10 most similar, down to this.
+    relation_min_cosine: float = 0.0
 
 
 def _prompt(text: str, occurred_at: datetime, neighbours: Sequence[Neighbour]) -> str:
@@ -60,17 +64,27 @@ def _prompt(text: str, occurred_at: datetime, neighbours: Sequence[Neighbour]) -
 class BeliefChecker:
     """Decides which stored memories a new statement replaces."""
 
-    def __init__(self, llm: LLM, settings: BeliefSettings | None = None) -> None:
+    def __init__(
+        self, llm: LLM, settings: BeliefSettings | None = None, relations: RelationJudge | None = None
+    ) -> None:
         self._llm = llm
         self._settings = settings or BeliefSettings()
+        self._relations = relations
 
     @property
     def min_cosine(self) -> float:
         """The lowest similarity at which a stored memory is worth checking."""
         return min(self._settings.fallback_min_cosine, self._settings.llm_min_cosine)
 
+    def lookup_min_cosine(self, new: Statement) -> float:
+        """How unlike ``new`` a stored memory may be and still be worth reading for it."""
+        if self._relations is not None and announces_named_change(new):
+            return min(self.min_cosine, self._settings.relation_min_cosine)
+        return self.min_cosine
+
     def offline(self, new: Statement, occurred_at: datetime, neighbours: Sequence[Neighbour]) -> BeliefPlan:
-        """The deterministic plan: 'update' for each neighbour the judge finds in conflict."""
+        """The deterministic plan: 'update' for each neighbour the judge finds in conflict; when
+        none, the one whose relation a named change replaces (beliefs/relation.py)."""
         actions = []
         for n in neighbours:
             if n.cosine < self._settings.fallback_min_cosine:
@@ -78,6 +92,12 @@ class BeliefChecker:
             verdict = judge_in_time(n.statement, n.occurred_at, new, occurred_at, n.cosine)
             if verdict.conflict:
                 actions.append(BeliefAction(memory_id=n.id, action="update", reason=verdict.reason))
+        if not actions and self._relations is not None:
+            earlier = [Candidate(n.id, n.statement) for n in neighbours if n.occurred_at <= occurred_at]
+            replaced = self._relations.replaced(new, earlier)
+            if replaced is not None:
+                reason = "the same relation with a new name"
+                actions.append(BeliefAction(memory_id=replaced, action="update", reason=reason))
         return BeliefPlan(actions=actions, insert_new=True)
 
     def plan(

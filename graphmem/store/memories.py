@@ -166,11 +166,18 @@ class MemoryStore:
 
     @staticmethod
     def lock_and_find_similar(
-        tx: Transaction, probes: Sequence[tuple[str, list[float]]], *, min_cosine: float, k: int = 10
+        tx: Transaction,
+        probes: Sequence[tuple[str, list[float]]],
+        *,
+        min_cosine: float | Sequence[float],
+        k: int = 10,
     ) -> list[list[StoredNeighbour]]:
         """Take the write lock of each probe's scope (as :meth:`lock_scopes` does), then find its
-        similar memories (as :meth:`similar_in` does), the lock and the read in one round trip."""
-        rows = similar_rows(tx, probes, min_score=index_score_from_cosine(min_cosine), k=k, lock=True)
+        similar memories (as :meth:`similar_in` does), the lock and the read in one round trip;
+        ``min_cosine`` is one floor for all probes or one each."""
+        floors = [min_cosine] * len(probes) if isinstance(min_cosine, int | float) else list(min_cosine)
+        scores = [index_score_from_cosine(c) for c in floors]
+        rows = similar_rows(tx, probes, min_score=scores, k=k, lock=True)
         return [[_neighbour(n) for n in native(found)] for found in rows]
 
     @staticmethod

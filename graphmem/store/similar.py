@@ -25,14 +25,21 @@ Probe = tuple[str, list[float]]
 
 
 def similar_rows(
-    tx: Transaction, probes: Sequence[Probe], *, min_score: float, k: int, lock: bool = False
+    tx: Transaction,
+    probes: Sequence[Probe],
+    *,
+    min_score: float | Sequence[float],
+    k: int,
+    lock: bool = False,
 ) -> list[list[dict[str, Any]]]:
     """For each probe, up to ``k`` raw neighbour rows (``score`` as the vector index reports it,
-    (1 + cos) / 2, at least ``min_score``), best first. With ``lock``, the write lock of each
-    probe's scope is taken first, in the same statement (``memories/lock_and_read_scopes``)."""
+    (1 + cos) / 2, at least ``min_score``: one for all probes or one each), best first. With
+    ``lock``, the write lock of each probe's scope is taken first, in the same statement
+    (``memories/lock_and_read_scopes``)."""
     found: list[list[dict[str, Any]]] = [[] for _ in probes]
     if not probes:
         return found
+    floors = [float(min_score)] * len(probes) if isinstance(min_score, int | float) else list(min_score)
     scopes = sorted({scope for scope, _ in probes})
     query = "memories/lock_and_read_scopes" if lock else "memories/scope_embeddings"
     rows = tx.run(query, scopes=scopes, exact_below=EXACT_SCOPE_BELOW)
@@ -51,7 +58,7 @@ def similar_rows(
         scores = (1.0 + _cosines(asked, stored)) / 2.0
         for row, i in enumerate(positions):
             best = np.argsort(-scores[row], kind="stable")[:k]
-            chosen[i] = [(ids[j], float(scores[row, j])) for j in best if scores[row, j] >= min_score]
+            chosen[i] = [(ids[j], float(scores[row, j])) for j in best if scores[row, j] >= floors[i]]
     wanted = sorted({memory_id for pairs in chosen.values() for memory_id, _ in pairs})
     details = {}
     if wanted:
@@ -60,8 +67,9 @@ def similar_rows(
         found[i] = [{**details[m], "score": score} for m, score in pairs if m in details]
     rest = [i for i, (scope, _) in enumerate(probes) if scope not in exact]
     if rest:
-        for i, neighbours in _indexed(tx, [probes[i] for i in rest], min_score=min_score, k=k):
-            found[rest[i]] = neighbours
+        lowest = min(floors[i] for i in rest)
+        for i, neighbours in _indexed(tx, [probes[i] for i in rest], min_score=lowest, k=k):
+            found[rest[i]] = [n for n in neighbours if float(n["score"]) >= floors[rest[i]]]
     return found
 
 

@@ -200,11 +200,14 @@ class RememberPipeline:
     ) -> list[WriteResult]:
         """Take the write lock of each draft's scope, check the drafts against the stored memories
         (read under the locks, in the same statement) and write them."""
-        min_cosine = (
-            self._beliefs.min_cosine if self._limits.belief_checks else self._limits.store_duplicate_cosine
-        )
+        floors = [
+            self._beliefs.lookup_min_cosine(d.statement)
+            if self._limits.belief_checks
+            else self._limits.store_duplicate_cosine
+            for d in drafts
+        ]
         neighbours = self._store.lock_and_find_similar(
-            tx, [(d.scope, d.embedding) for d in drafts], min_cosine=min_cosine
+            tx, [(d.scope, d.embedding) for d in drafts], min_cosine=floors
         )
         reinforcements: dict[str, Reinforcement] = {}
         supersessions: list[Supersession] = []

@@ -209,3 +209,36 @@ def test_a_write_finds_the_memory_it_updates_in_a_small_scope_and_a_large_one(
     memory.remember("Rosa knits scarves in winter.", scope=scope, occurred_at=_day(1))
     memory.remember("The team's CI runs on Buildkite.", scope=scope, occurred_at=_day(3))
     assert memory.get(first.id).status == "superseded"
+
+
+@pytest.mark.parametrize("exact_below", [5000, 0], ids=["scope scanned in process", "vector index"])
+def test_a_named_change_replaces_the_statement_of_the_same_relation_however_unlike_it_reads(
+    memory: Memory, scope: str, exact_below: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "I work for Deloitte" and "Started at PwC today!" share no word (MiniLM 0.17): the change is
+    found by the relation the two state, among the speaker's other statements with a name."""
+    monkeypatch.setattr(similar, "EXACT_SCOPE_BELOW", exact_below)
+    said = {"speaker": "Ana"}
+    employer = memory.remember("I work for Deloitte.", scope=scope, occurred_at=_day(0), metadata=said).memory
+    home = memory.remember("I live in Leeds.", scope=scope, occurred_at=_day(1), metadata=said).memory
+    car = memory.remember("I drive a Toyota Yaris.", scope=scope, occurred_at=_day(2), metadata=said).memory
+    written = memory.remember(
+        "Just started a new job at KPMG.", scope=scope, occurred_at=_day(3), metadata=said
+    )
+    assert memory.get(employer.id).status == "superseded"
+    assert f"superseded:{employer.id}" in written.actions
+    assert memory.get(home.id).status == "active"
+    assert memory.get(car.id).status == "active"
+
+
+def test_a_named_change_leaves_what_another_relation_says(memory: Memory, scope: str) -> None:
+    kept = [
+        memory.remember(text, scope=scope, occurred_at=_day(i)).memory
+        for i, text in enumerate(
+            ["Chiamaka drives a Toyota Corolla.", "Chiamaka's sister Ngozi is a lawyer."]
+        )
+    ]
+    lagos = memory.remember("Chiamaka lives in Lagos.", scope=scope, occurred_at=_day(2)).memory
+    memory.remember("Chiamaka moved to Abuja.", scope=scope, occurred_at=_day(3))
+    assert memory.get(lagos.id).status == "superseded"
+    assert [memory.get(m.id).status for m in kept] == ["active", "active"]

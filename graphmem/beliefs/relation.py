@@ -1,0 +1,126 @@
+"""Which stored statement a change replaces when the two share no words: by the relation they state.
+
+"I work for Deloitte" and "Started at PwC today!" are 0.17 alike as sentences (MiniLM), because
+the names dominate; with the names masked ("I work for X", "Started at X today!") they are 0.53
+alike, and more alike than the speaker's other statements with a name ("I live in X", "My sister
+is X"). A statement that announces a change with a verb of its own ("started", "moved", "joined")
+and names a value replaces the one stored statement of the same subject whose masked relation is
+most like its own, when that one is clearly ahead of the next: the relative test is what keeps
+"Chiamaka drives a X" out when "Chiamaka moved to X" arrives, for "Chiamaka lives in X" is closer.
+
+Thresholds from the dev half of bench/eval/beliefs.jsonl with the dev users of
+bench/eval/user_memories.json as the guard (every replacement it made among their facts was a
+real update).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from threading import Lock
+
+import numpy as np
+
+from graphmem.beliefs.parse import CHANGE_LEMMAS, Clause, read_clause, sentence_count
+from graphmem.beliefs.restore import parse_doc
+from graphmem.beliefs.statements import Statement
+from graphmem.embedding.base import Embedder
+
+# The masked relations of the new statement and the replaced one are at least this alike ...
+MIN_RELATION_COSINE = 0.5
+# ... and this much more alike than the next stored statement's.
+RELATION_MARGIN = 0.05
+NAME_LABELS = frozenset({"ORG", "GPE", "PERSON", "PRODUCT", "LOC", "FAC", "NORP", "WORK_OF_ART"})
+CACHE_SIZE = 4096
+
+
+def relation_text(text: str) -> str:
+    """``text`` with every name masked as "X" ("I work for X."): the relation it states."""
+    words: list[str] = []
+    for token in parse_doc(text):
+        if token.pos_ == "PROPN" or token.ent_type_ in NAME_LABELS:
+            if words and words[-1] == "X":
+                continue
+            words.append("X")
+        else:
+            words.append(token.text)
+    return " ".join(words)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A stored statement the new one may replace."""
+
+    id: str
+    statement: Statement
+
+
+def _plain(clause: Clause) -> bool:
+    """A clause that states a named value outright: no hedge, no past, no addition, no denial."""
+    return bool(clause.names) and not (clause.hedged or clause.past_only or clause.additive or clause.negated)
+
+
+def _single(statement: Statement) -> Clause | None:
+    if not statement.atomic or sentence_count(statement.body) > 1:
+        return None
+    return read_clause(statement.body, statement.speaker)
+
+
+def announces_named_change(statement: Statement) -> bool:
+    """Whether ``statement`` is one sentence that names a value with a change verb of its own
+    ("Moved to EY", "Joined Goldman Sachs in March"): the only statements the relation test reads."""
+    clause = _single(statement)
+    return clause is not None and _plain(clause) and clause.predicate in CHANGE_LEMMAS
+
+
+class RelationJudge:
+    """Finds the stored statement a named change replaces, by masked-relation similarity."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self._embedder = embedder
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = Lock()
+
+    def _relations(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit vectors of the masked relations of ``texts`` (cached by masked text)."""
+        masked = [relation_text(t) for t in texts]
+        with self._lock:
+            known = {m: self._vectors[m] for m in dict.fromkeys(masked) if m in self._vectors}
+        missing = [m for m in dict.fromkeys(masked) if m not in known]
+        if missing:
+            found = np.asarray(self._embedder.embed(missing), dtype=np.float32)
+            known.update(zip(missing, found, strict=True))
+            with self._lock:
+                for m in missing:
+                    self._vectors[m] = known[m]
+                while len(self._vectors) > CACHE_SIZE:
+                    self._vectors.popitem(last=False)
+        return np.stack([known[m] for m in masked])
+
+    def replaced(self, new: Statement, candidates: Sequence[Candidate]) -> str | None:
+        """The id of the candidate ``new`` replaces, or None."""
+        if not announces_named_change(new):
+            return None
+        clause = read_clause(new.body, new.speaker)
+        writer = (new.speaker or "user").lower()
+        eligible: list[Candidate] = []
+        for c in candidates:
+            if new.speaker and c.statement.speaker and new.speaker != c.statement.speaker:
+                continue
+            old = _single(c.statement)
+            if old is None or not _plain(old) or clause.names <= old.names:
+                continue
+            if (old.subject or writer) != (clause.subject or writer):
+                continue  # a diary note with no subject is the writer's, as an "I" is
+            eligible.append(c)
+        if not eligible:
+            return None
+        vectors = self._relations([new.body, *(c.statement.body for c in eligible)])
+        scores = vectors[1:] @ vectors[0]
+        order = np.argsort(-scores, kind="stable")
+        best = float(scores[order[0]])
+        second = float(scores[order[1]]) if len(order) > 1 else 0.0
+        if best >= MIN_RELATION_COSINE and best - second >= RELATION_MARGIN:
+            return eligible[int(order[0])].id
+        return None
