@@ -109,8 +109,8 @@ class RelationJudge:
             if new.speaker and c.statement.speaker and new.speaker != c.statement.speaker:
                 continue
             old = _single(c.statement)
-            if old is None or not _plain(old) or clause.names <= old.names:
-                continue
+            if old is None or not _plain(old) or old.event or old.change or clause.names <= old.names:
+                continue  # a state it replaces, not an act told ("joined a book club") nor a change
             if (old.subject or writer) != (clause.subject or writer):
                 continue  # a diary note with no subject is the writer's, as an "I" is
             eligible.append(c)
