@@ -1,6 +1,7 @@
-"""Belief pairs through REST, offline (no LLM): a regression check of the belief check on 220
+"""Belief pairs through REST, offline (no LLM): a regression check of the belief check on 260
 pairs of statements written by the engineers while they worked on it (bench/eval/belief_pairs.jsonl:
-115 updates, 105 look-alikes that must both stay). Each pair is written in a scope of its own, the
+135 updates, 125 look-alikes that must both stay; set session21-8 was written before the code read
+it and scored 28 of 40 on that first reading). Each pair is written in a scope of its own, the
 old statement a day before the new one; an update passes when the old memory ends superseded, a
 look-alike when both stay active.
 

@@ -86,7 +86,17 @@ def _names(clause: Clause, subject: str | None) -> bool:
     return owned is not None and owned[0] in clause.mentions and owned[1] in clause.mentions
 
 
+def _keyed(note: Clause, other: Clause) -> bool:
+    """Whether a "key: value" note's key is the slot, or the thing, the other statement speaks of
+    ("Favourite band: Blur" / "My favourite band is Wet Leg")."""
+    return bool(note.key and not other.key and (note.key in other.slot_nouns or note.key == other.subject))
+
+
 def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: float) -> bool:
+    if _keyed(a, b) or _keyed(b, a):
+        return True
+    if "instead" in b.lemmas and a.values & b.values and a.subject == b.subject:
+        return True  # "I'm training for a half marathon" / "signed up for the full marathon instead"
     if a.slot_nouns and b.slot_nouns:
         return bool(a.slot_nouns & b.slot_nouns)  # "partner" and "tennis partner" are two slots
     if _changes_the_slot_of(a, b) or _changes_the_slot_of(b, a):
@@ -111,12 +121,12 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
         return True
     if a.decided and b.decided and a.subject and a.subject == b.subject and a.names & b.names:
         return True  # two decisions of one subject about one named thing: the later one stands
+    if b.change and b.replaces and a.values & b.values:
+        return True  # "Bob left Google and joined Stripe" names the value it replaces
     if old.families & new.families:
         return True
     if old.families and new.families:
         return False  # "lives in Lagos" and "now works as an accountant": two known attributes
-    if b.change and b.replaces and a.values & b.values:
-        return True  # "Bob left Google and joined Stripe" names the value it replaces
     if a.change and b.change:
         return cosine >= BOTH_CHANGED_SLOT_COSINE  # two steps of one thing that keeps changing
     return cosine >= (CHANGED_SLOT_COSINE if a.change or b.change else SAME_SLOT_COSINE)
@@ -286,7 +296,7 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
         return Verdict(True, "negation")
     if b.additive and (not b.negated or a.negated):  # "I don't drink alcohol either" adds a denial
         return Verdict(False, "an addition")
-    if _restates(a, b, cosine):
+    if _restates(a, b, cosine) and "instead" not in b.lemmas:  # what is done instead is not the same
         return Verdict(False, "restates or narrows")
     if b.change or a.change:
         return Verdict(True, "change announced")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from text_to_num import alpha2digit
+from text_to_num import alpha2digit, text2num
 
 from graphmem.beliefs.restore import named_subject, parse_doc, with_diary_subject
 from graphmem.beliefs.subjects import (
@@ -67,7 +67,7 @@ PARTICLES = _words("over down in up out off")
 CHANGE_MARKERS = _words("now anymore longer new since currently instead nowadays")
 # A verb that heads a clause or a verb phrase (not "climbing" in "the climbing gym").
 VERB_DEPS = _words("ROOT conj xcomp ccomp advcl parataxis relcl")
-REPLACING_LEMMAS = _words("leave replace switch migrate sell quit drop swap trade ditch")
+REPLACING_LEMMAS = _words("leave replace switch migrate sell quit drop swap trade ditch give_up hand_over")
 PRESENT_MARKERS = _words("now currently anymore longer today nowadays")
 TEMPORAL_ADJUNCT_WORDS = _words(
     "since ago last this today yesterday tonight recently year years week weeks month months quarter "
@@ -131,6 +131,19 @@ def _is_temporal_adjunct(ent: Any) -> bool:
     return bool(words & TEMPORAL_ADJUNCT_WORDS or heads & {"since", "from", "until"}) or (
         "in" in heads and not copular
     )
+
+
+def _counts(doc: Any) -> set[float]:
+    """The small numbers written as words that count a noun ("one coffee", "two cats"): alpha2digit
+    leaves "one" and "two" as words, rightly where "one" is a pronoun ("one of my friends")."""
+    found: set[float] = set()
+    for t in doc:
+        if t.pos_ == "NUM" and t.dep_ == "nummod" and t.is_alpha:
+            try:
+                found.add(float(text2num(t.lower_, "en")))
+            except ValueError:
+                continue
+    return found
 
 
 def _numbers(text: str) -> set[float]:
@@ -287,7 +300,10 @@ def _phrasal(verb: Any) -> str | None:
         (
             c
             for c in verb.children
-            if c.dep_ == "prt" or (c.dep_ == "advmod" and c.i == verb.i + 1 and c.lower_ in PARTICLES)
+            if c.dep_ == "prt"
+            or (c.dep_ == "advmod" and c.i == verb.i + 1 and c.lower_ in PARTICLES)
+            # a preposition with no object of its own: "handed the team over to Irene"
+            or (c.dep_ == "prep" and c.lower_ in PARTICLES and not any(g.dep_ == "pobj" for g in c.children))
         ),
         None,
     )
@@ -408,6 +424,11 @@ def _read(text: str, speaker: str) -> Clause:
     predicate = None
     verb = root.lemma_.lower() if root is not None and root.pos_ in {"VERB", "AUX"} else None
     value_tokens = _value_tokens(doc, subject)
+    if _key(text) is not None:  # a note's value is all it says after the colon, its first word too
+        colon = text.index(":")
+        value_tokens = [
+            t for t in doc if t.idx > colon and t.pos_ in CONTENT_POS and not (t.is_stop or t.like_num)
+        ]
     state = _state_participle(root)
     if state is not None:  # "is engaged to Keiko" says what "is married to Keiko" says: a state
         verb, value_tokens = state.lemma_.lower(), [*value_tokens, root]
@@ -420,6 +441,7 @@ def _read(text: str, speaker: str) -> Clause:
     if inverted is not None:  # the name is the value, the owned noun the slot
         value_tokens = [t for t in value_tokens if t != inverted[1]] + [inverted[0]]
     numbers = _numbers(alpha2digit(text, "en"))  # "two thousand dollars" is 2000 dollars
+    numbers |= _counts(doc)  # "one coffee a day", "two cats": alpha2digit leaves words below three
     main = main_subject(doc)
     return Clause(
         subject=subject,
@@ -437,7 +459,7 @@ def _read(text: str, speaker: str) -> Clause:
         or "no longer" in lower
         or _becomes(root)
         or predicate in PHRASAL_CHANGES,
-        replaces=bool(lemmas & REPLACING_LEMMAS),
+        replaces=bool(lemmas & REPLACING_LEMMAS) or phrasal in REPLACING_LEMMAS,
         negated=_negated(doc, root, phrasal, lower),
         lemmas=frozenset(lemmas),
         mentions=frozenset(mentions(doc, speaker)),

@@ -63,3 +63,22 @@ def test_updates_said_plainly_are_found(old: str, new: str) -> None:
 )
 def test_look_alikes_stay(old: str, new: str, cosine: float) -> None:
     assert not conflict(old, new, cosine)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a small count in words is a number ("one coffee")
+        ("I drink about three teas a day.", "I've cut down to one tea a day."),
+        # a note's key is the slot a sentence fills
+        ("Favourite film: Alien.", "These days my favourite film is Arrival."),
+        # what is done "instead" replaces the like thing
+        ("We're renting a cottage in Devon.", "We're renting a cottage in Cornwall instead."),
+        # an ending verb (phrasal too) that names the old value ends it
+        ("I'm learning Portuguese.", "I gave up Portuguese and started Greek."),
+        # a particle split from its verb by the object: "handed the team over to"
+        ("Rhea runs the design team.", "Rhea handed the design team over to Malik."),
+    ],
+)
+def test_grammar_read_updates_of_session_21(old: str, new: str) -> None:
+    assert conflict(old, new)
