@@ -95,6 +95,8 @@ def _keyed(note: Clause, other: Clause) -> bool:
 def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: float) -> bool:
     if _keyed(a, b) or _keyed(b, a):
         return True
+    if b.change and not b.slot_nouns and a.slot_nouns & b.mentions and a.subject == b.subject:
+        return True  # "My GP is Dr. Haddad" / "I've registered with a new GP, Dr. Lindgren"
     if "instead" in b.lemmas and a.values & b.values and a.subject == b.subject:
         return True  # "I'm training for a half marathon" / "signed up for the full marathon instead"
     if a.slot_nouns and b.slot_nouns:

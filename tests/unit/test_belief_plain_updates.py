@@ -76,6 +76,8 @@ def test_look_alikes_stay(old: str, new: str, cosine: float) -> None:
         ("We're renting a cottage in Devon.", "We're renting a cottage in Cornwall instead."),
         # an ending verb (phrasal too) that names the old value ends it
         ("I'm learning Portuguese.", "I gave up Portuguese and started Greek."),
+        # a "new" holder of the slot the stored statement fills, named in passing
+        ("My physio is Dr. Evans.", "I've switched clinics and see a new physio, Dr. Sato."),
         # a particle split from its verb by the object: "handed the team over to"
         ("Rhea runs the design team.", "Rhea handed the design team over to Malik."),
     ],
