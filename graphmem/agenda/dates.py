@@ -20,7 +20,7 @@ from datetime import UTC, date, datetime
 from functools import lru_cache
 from typing import Any
 
-from graphmem.language import load_english
+from graphmem.language import entities, parse_all
 
 log = logging.getLogger(__name__)
 
@@ -28,11 +28,6 @@ MAX_DAYS_PER_TEXT = 5
 # A numeric date format spaCy's tagger leaves untagged: 15/03/2026, 12.05.2026, 2026-03-15.
 _NUMERIC_DATE = re.compile(r"\b\d{1,4}[./-]\d{1,2}[./-]\d{1,4}\b")
 _LANGUAGES = ["en"]
-
-
-@lru_cache(maxsize=1)
-def _nlp() -> Any:
-    return load_english("forward triggers", exclude=("lemmatizer",))
 
 
 def _settings(base: datetime, prefer: str, day_first: bool | None = None) -> dict[str, Any]:
@@ -117,8 +112,9 @@ def future_days(text: str, occurred_at: datetime, *, day_first: bool = True) -> 
 def future_days_batch(items: Sequence[tuple[str, datetime]], *, day_first: bool = True) -> list[list[date]]:
     """:func:`future_days` for many (text, occurred_at) pairs.
 
-    A first pass runs only spaCy's entity recogniser (half the cost of a full parse); only texts
-    holding a date phrase are parsed in full and read by dateparser.
+    A first pass runs only spaCy's entity recogniser (half the cost of a full parse), or takes the
+    full parse already made of a text (the belief check's: graphmem.language keeps one per text);
+    only texts holding a date phrase are parsed in full (once, for both) and read by dateparser.
     """
     keys = [(text, occurred_at, day_first) for text, occurred_at in items]
     with _found_lock:
@@ -142,12 +138,10 @@ _found_lock = threading.Lock()
 
 
 def _read_days(keys: Sequence[tuple[str, datetime, bool]]) -> dict[tuple[str, datetime, bool], list[date]]:
-    nlp = _nlp()
     texts = [text for text, _, _ in keys]
-    named = nlp.pipe(texts, disable=["tok2vec", "tagger", "parser", "attribute_ruler"])
-    dated = [i for i, doc in enumerate(named) if _date_spans(doc)]
+    dated = [i for i, doc in enumerate(entities(texts)) if _date_spans(doc)]
     days: dict[tuple[str, datetime, bool], list[date]] = {key: [] for key in keys}
-    for i, doc in zip(dated, nlp.pipe([texts[i] for i in dated]), strict=True):
+    for i, doc in zip(dated, parse_all([texts[i] for i in dated]), strict=True):
         _, occurred_at, day_first = keys[i]
         days[keys[i]] = _days(doc, occurred_at, day_first)
     return days
