@@ -67,10 +67,18 @@ def _in_past_clause(span: Any) -> bool:
     return "VBD" in tags
 
 
-def _date_spans(doc: Any) -> list[tuple[int, int]]:
-    spans = [(e.start_char, e.end_char) for e in doc.ents if e.label_ == "DATE"]
-    spans += [(m.start(), m.end()) for m in _NUMERIC_DATE.finditer(doc.text)]
-    return spans
+def _may_name_a_future_day(doc: Any, base: datetime, day_first: bool) -> bool:
+    """Whether one of ``doc``'s date phrases (its DATE entities, recurring or not, and its numeric
+    dates) reads as a day after ``base``'s: only such a text needs the full parse that tells one day
+    from a day of every week, and a past clause from a future one. A text whose dates all lie in
+    the past ("last week", "yesterday": most dates of chat) is done without it."""
+    phrases: list[tuple[str, bool | None]] = [(e.text, None) for e in doc.ents if e.label_ == "DATE"]
+    phrases += [(m.group(), day_first) for m in _NUMERIC_DATE.finditer(doc.text)]
+    for phrase, order in phrases:
+        when = _parse(phrase, base, "future", order)
+        if when is not None and when.date() > base.date():
+            return True
+    return False
 
 
 def _recurring(ent: Any) -> bool:
@@ -114,7 +122,8 @@ def future_days_batch(items: Sequence[tuple[str, datetime]], *, day_first: bool 
 
     A first pass runs only spaCy's entity recogniser (half the cost of a full parse), or takes the
     full parse already made of a text (the belief check's: graphmem.language keeps one per text);
-    only texts holding a date phrase are parsed in full (once, for both) and read by dateparser.
+    only texts with a date phrase that dateparser reads as a later day are parsed in full (once,
+    for both) and read again.
     """
     keys = [(text, occurred_at, day_first) for text, occurred_at in items]
     with _found_lock:
@@ -139,7 +148,11 @@ _found_lock = threading.Lock()
 
 def _read_days(keys: Sequence[tuple[str, datetime, bool]]) -> dict[tuple[str, datetime, bool], list[date]]:
     texts = [text for text, _, _ in keys]
-    dated = [i for i, doc in enumerate(entities(texts)) if _date_spans(doc)]
+    dated = [
+        i
+        for i, doc in enumerate(entities(texts))
+        if _may_name_a_future_day(doc, _base(keys[i][1]), keys[i][2])
+    ]
     days: dict[tuple[str, datetime, bool], list[date]] = {key: [] for key in keys}
     for i, doc in zip(dated, parse_all([texts[i] for i in dated]), strict=True):
         _, occurred_at, day_first = keys[i]
@@ -147,8 +160,13 @@ def _read_days(keys: Sequence[tuple[str, datetime, bool]]) -> dict[tuple[str, da
     return days
 
 
+def _base(occurred_at: datetime) -> datetime:
+    """``occurred_at`` as dateparser's relative base: naive, in UTC."""
+    return occurred_at.astimezone(UTC).replace(tzinfo=None) if occurred_at.tzinfo else occurred_at
+
+
 def _days(doc: Any, occurred_at: datetime, day_first: bool) -> list[date]:
-    base = occurred_at.astimezone(UTC).replace(tzinfo=None) if occurred_at.tzinfo else occurred_at
+    base = _base(occurred_at)
     days: set[date] = set()
     for span, phrase, numeric in _phrases(doc):
         when = _parse(phrase, base, "future", day_first if numeric else None)
