@@ -60,7 +60,7 @@ _NOT_FOR_ENTITIES = ["tok2vec", "tagger", "parser", "attribute_ruler", "lemmatiz
 # Parses kept, most recently used last (a parse is pure: the same text always gives the same one).
 PARSE_CACHE_SIZE = 4096
 _parsed: OrderedDict[str, Any] = OrderedDict()
-# One thread at a time in the pipeline and the cache (the pipeline's caches are not thread-safe).
+# One thread at a time in the cache, and in the full parses it keeps.
 _lock = threading.Lock()
 
 
@@ -102,9 +102,11 @@ def entities(texts: Sequence[str]) -> list[Any]:
     entities are the full parse's, as the recogniser reads nothing the other components set)."""
     with _lock:
         cached = [_parsed.get(text) for text in texts]
-        missing = [text for text, doc in zip(texts, cached, strict=True) if doc is None]
-        named = iter(english().pipe(missing, disable=_NOT_FOR_ENTITIES))
-        return [next(named) if doc is None else doc for doc in cached]
+    missing = [text for text, doc in zip(texts, cached, strict=True) if doc is None]
+    # Outside the lock (as the date pass always ran): a long pass holds up no belief check's
+    # cached parse, which a writer may wait for under its scope locks.
+    named = iter(english().pipe(missing, disable=_NOT_FOR_ENTITIES))
+    return [next(named) if doc is None else doc for doc in cached]
 
 
 def _keep(text: str, doc: Any) -> Any:
