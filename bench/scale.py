@@ -186,18 +186,22 @@ def rest_ingest_compare(urls: dict[str, str], embedder: Embedder, texts: list[st
     batch in turn (alternating which API goes first), each API into a scope of its own, so the
     machine's load weighs on all alike."""
     spent = {name: 0.0 for name in ["floor", *urls]}
+    cpu = {name: 0.0 for name in ["floor", *urls]}  # CPU seconds: the floor's here, each API's its own
     clients = {name: httpx.Client(base_url=url, timeout=600) for name, url in urls.items()}
     try:
         for n, i in enumerate(range(0, len(texts), BATCH)):
             part = texts[i : i + BATCH]
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             embedder.embed(part)
             spent["floor"] += time.perf_counter() - started
+            cpu["floor"] += time.process_time() - cpu_started
             for name in list(urls) if n % 2 == 0 else list(urls)[::-1]:
                 items = [{"text": t, "scope": f"/scale/rest-{name}"} for t in part]
+                api_started = api_cpu_ms(urls[name]) or 0.0
                 started = time.perf_counter()
                 clients[name].post("/v1/memories/batch", json={"items": items}).raise_for_status()
                 spent[name] += time.perf_counter() - started
+                cpu[name] += ((api_cpu_ms(urls[name]) or 0.0) - api_started) / 1000
     finally:
         for client in clients.values():
             client.close()
@@ -212,6 +216,8 @@ def rest_ingest_compare(urls: dict[str, str], embedder: Embedder, texts: list[st
             memories_per_s=round(rate, 1),
             floor_per_s=round(floor, 1),
             share_of_floor=round(rate / floor, 3),
+            # CPU beside the floor's: barely moved by the rest of the machine, unlike the rates
+            api_cpu_over_floor_cpu=round(cpu[name] / cpu["floor"], 3) if cpu["floor"] else None,
             api_rss_mb=rss_mb(os.getpid(), url),
         )
 

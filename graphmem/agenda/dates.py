@@ -20,7 +20,7 @@ from datetime import UTC, date, datetime
 from functools import lru_cache
 from typing import Any
 
-from graphmem.language import load_english
+from graphmem.language import entities, parse_all
 
 log = logging.getLogger(__name__)
 
@@ -28,11 +28,6 @@ MAX_DAYS_PER_TEXT = 5
 # A numeric date format spaCy's tagger leaves untagged: 15/03/2026, 12.05.2026, 2026-03-15.
 _NUMERIC_DATE = re.compile(r"\b\d{1,4}[./-]\d{1,2}[./-]\d{1,4}\b")
 _LANGUAGES = ["en"]
-
-
-@lru_cache(maxsize=1)
-def _nlp() -> Any:
-    return load_english("forward triggers", exclude=("lemmatizer",))
 
 
 def _settings(base: datetime, prefer: str, day_first: bool | None = None) -> dict[str, Any]:
@@ -72,10 +67,18 @@ def _in_past_clause(span: Any) -> bool:
     return "VBD" in tags
 
 
-def _date_spans(doc: Any) -> list[tuple[int, int]]:
-    spans = [(e.start_char, e.end_char) for e in doc.ents if e.label_ == "DATE"]
-    spans += [(m.start(), m.end()) for m in _NUMERIC_DATE.finditer(doc.text)]
-    return spans
+def _may_name_a_future_day(doc: Any, base: datetime, day_first: bool) -> bool:
+    """Whether one of ``doc``'s date phrases (its DATE entities, recurring or not, and its numeric
+    dates) reads as a day after ``base``'s: only such a text needs the full parse that tells one day
+    from a day of every week, and a past clause from a future one. A text whose dates all lie in
+    the past ("last week", "yesterday": most dates of chat) is done without it."""
+    phrases: list[tuple[str, bool | None]] = [(e.text, None) for e in doc.ents if e.label_ == "DATE"]
+    phrases += [(m.group(), day_first) for m in _NUMERIC_DATE.finditer(doc.text)]
+    for phrase, order in phrases:
+        when = _parse(phrase, base, "future", order)
+        if when is not None and when.date() > base.date():
+            return True
+    return False
 
 
 def _recurring(ent: Any) -> bool:
@@ -117,8 +120,10 @@ def future_days(text: str, occurred_at: datetime, *, day_first: bool = True) -> 
 def future_days_batch(items: Sequence[tuple[str, datetime]], *, day_first: bool = True) -> list[list[date]]:
     """:func:`future_days` for many (text, occurred_at) pairs.
 
-    A first pass runs only spaCy's entity recogniser (half the cost of a full parse); only texts
-    holding a date phrase are parsed in full and read by dateparser.
+    A first pass runs only spaCy's entity recogniser (half the cost of a full parse), or takes the
+    full parse already made of a text (the belief check's: graphmem.language keeps one per text);
+    only texts with a date phrase that dateparser reads as a later day are parsed in full (once,
+    for both) and read again.
     """
     keys = [(text, occurred_at, day_first) for text, occurred_at in items]
     with _found_lock:
@@ -142,19 +147,26 @@ _found_lock = threading.Lock()
 
 
 def _read_days(keys: Sequence[tuple[str, datetime, bool]]) -> dict[tuple[str, datetime, bool], list[date]]:
-    nlp = _nlp()
     texts = [text for text, _, _ in keys]
-    named = nlp.pipe(texts, disable=["tok2vec", "tagger", "parser", "attribute_ruler"])
-    dated = [i for i, doc in enumerate(named) if _date_spans(doc)]
+    dated = [
+        i
+        for i, doc in enumerate(entities(texts))
+        if _may_name_a_future_day(doc, _base(keys[i][1]), keys[i][2])
+    ]
     days: dict[tuple[str, datetime, bool], list[date]] = {key: [] for key in keys}
-    for i, doc in zip(dated, nlp.pipe([texts[i] for i in dated]), strict=True):
+    for i, doc in zip(dated, parse_all([texts[i] for i in dated]), strict=True):
         _, occurred_at, day_first = keys[i]
         days[keys[i]] = _days(doc, occurred_at, day_first)
     return days
 
 
+def _base(occurred_at: datetime) -> datetime:
+    """``occurred_at`` as dateparser's relative base: naive, in UTC."""
+    return occurred_at.astimezone(UTC).replace(tzinfo=None) if occurred_at.tzinfo else occurred_at
+
+
 def _days(doc: Any, occurred_at: datetime, day_first: bool) -> list[date]:
-    base = occurred_at.astimezone(UTC).replace(tzinfo=None) if occurred_at.tzinfo else occurred_at
+    base = _base(occurred_at)
     days: set[date] = set()
     for span, phrase, numeric in _phrases(doc):
         when = _parse(phrase, base, "future", day_first if numeric else None)

@@ -1,62 +1,30 @@
 """Parsing a statement, and reading again the statements the small English model misreads for want
 of a subject: a diary note that drops its "I" ("Joined Stripe in May."), and a present-tense verb
-read as a plural noun after a name ("Sanne cycles to work"). Parses are cached per text.
+read as a plural noun after a name ("Sanne cycles to work"). Parses are cached per text, in the
+cache the forward-trigger pass reads too (graphmem.language).
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable
-from functools import lru_cache
 from typing import Any
 
 from graphmem.beliefs.subjects import word_form
-from graphmem.language import load_english
+from graphmem.language import parse, parse_all
 
-_lock = threading.Lock()
 # the parts of speech a subject's noun phrase is made of ("The team's CI", "Omar's son Khalid")
 _NOUN_PHRASE = frozenset({"DET", "PROPN", "NOUN", "ADJ", "PART", "X"})
 
 
-@lru_cache(maxsize=1)
-def _nlp() -> Any:
-    return load_english("the belief check")
-
-
-# Parses kept, most recently parsed last (a parse is pure: the same text always gives the same one).
-PARSE_CACHE_SIZE = 4096
-_parsed: OrderedDict[str, Any] = OrderedDict()
-
-
 def parse_doc(text: str) -> Any:
-    """spaCy's parse of ``text`` (cached)."""
-    with _lock:
-        doc = _parsed.get(text)
-        if doc is None:
-            return _keep(text, _nlp()(text))
-        _parsed.move_to_end(text)
-        return doc
+    """spaCy's parse of ``text`` (cached, shared with the forward-trigger pass: see graphmem.language)."""
+    return parse(text)
 
 
 def parse_docs(texts: Iterable[str]) -> None:
     """Parse the ``texts`` not cached yet in one pass through spaCy's ``pipe`` and cache them:
     batched, a text costs about half what a call of its own does, and the parses are the same."""
-    with _lock:
-        wanted = list(dict.fromkeys(texts))[-PARSE_CACHE_SIZE:]
-        for text in wanted:
-            if text in _parsed:
-                _parsed.move_to_end(text)
-        missing = [t for t in wanted if t not in _parsed]
-        for text, doc in zip(missing, _nlp().pipe(missing), strict=True):
-            _keep(text, doc)
-
-
-def _keep(text: str, doc: Any) -> Any:
-    _parsed[text] = doc
-    if len(_parsed) > PARSE_CACHE_SIZE:
-        _parsed.popitem(last=False)
-    return doc
+    parse_all(texts)
 
 
 def with_diary_subject(text: str, note: bool = False) -> str:

@@ -4,10 +4,12 @@ calls give, and each recurring text reaches the model once."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
 
+from graphmem.agenda.dates import _days, future_days_batch
 from graphmem.beliefs.restore import parse_doc, parse_docs
 from graphmem.beliefs.statements import read_statement
 from graphmem.embedding.base import Vectors
@@ -72,3 +74,22 @@ def test_only_pairs_the_judge_reads_are_parsed_ahead() -> None:
     assert judged_bodies([(ann, bob)]) == []  # two speakers: turned away before any parse
     assert judged_bodies([(ann, chatty)]) == []  # not an atomic statement
     assert judged_bodies([(ann, ann_again)]) == [ann.body, ann_again.body]
+
+
+def test_the_date_pass_finds_the_days_a_full_reading_of_each_text_finds() -> None:
+    """The future-day pass takes the belief check's parse of a text when there is one, and parses
+    in full only texts with a date phrase that reads as a later day: the days are those a full
+    parse of every text gives."""
+    at = datetime(2026, 3, 4, 10, tzinfo=UTC)
+    texts = [
+        "Dentist appointment next Friday at 9, wrote the ahead test.",  # parsed by the belief check first
+        "The ahead test's board meeting was on 2 March.",  # a bare day in a past clause
+        "The ahead test went hiking last Friday and flies on 12.05.2026.",  # a past and a numeric date
+        "The ahead test runs every Monday.",  # a day of every week
+        "Call the ahead test's Bob tomorrow or in two weeks.",
+    ]
+    parse_docs(texts[:1])
+    full = load_english("the test")
+    found = future_days_batch([(t, at) for t in texts])
+    assert found == [_days(full(t), at, True) for t in texts]
+    assert [bool(days) for days in found] == [True, False, True, False, True]
