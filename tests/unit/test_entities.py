@@ -192,3 +192,20 @@ def test_without_a_model_no_call_is_made_and_big_batches_are_split() -> None:
 )
 def test_names_written_with_letters_beyond_ascii_are_whole(text: str, name: str) -> None:
     assert name in [m.name for m in extract_entities(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Tiles finally arrived and went up.", []),
+        ("Black mould has appeared on the ceiling.", []),
+        ("Transfers of the other two completed; total in the SIPP is 41,000 pounds.", ["SIPP"]),
+        ("Bought tickets for the Natural History Museum for Sam.", ["Natural History Museum", "Sam"]),
+        ("Priya picked sage green cabinet fronts.", ["Priya"]),
+        ("Luna keeps scratching the new sofa.", ["Luna"]),
+    ],
+)
+def test_a_common_word_opening_a_sentence_is_no_entity_and_a_name_there_is(
+    text: str, expected: list[str]
+) -> None:
+    assert names(text) == expected
