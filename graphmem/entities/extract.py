@@ -11,7 +11,8 @@ belief check makes of the same text, shared through its cache) tells a common wo
 name ("Priya picked", "Luna keeps"). Only its positive evidence counts: a plural noun, an
 adjective, a verb or an adverb, and no named entity there by spaCy's NER. A singular noun is
 what the tagger also says of a name it has never seen ("Siobhán teaches": NN, as "Kitchen is
-finished"), so a singular noun keeps its capital.
+finished"), so a singular noun keeps its capital. A run of capitals that the NER reads as a number
+or level beside a name ("B1 French") is the name alone.
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ _VERB_LIKE_SUFFIXES = ("ly", "ing", "ed")  # without a parse: how a sentence's f
 _COMMON_TAGS = frozenset(
     {"NNS", "JJ", "JJR", "JJS", "VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "RB", "RBR", "RBS"}
 )
+# spaCy's NER labels of what names nothing: numbers, amounts, dates
+_NOT_NAMES = frozenset({"CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT", "DATE", "TIME"})
 TECHNOLOGY = "technology"
 PERSON = "person"
 
@@ -164,22 +167,52 @@ def _spans(body: str, tokens: list[_Token]) -> list[list[_Token]]:
     return spans
 
 
-def _common_openers(body: str) -> set[int] | None:
-    """Where (character offsets) a word of ``body`` stands that spaCy's tagger reads as a common
-    word (see the module's doc) and its NER names nothing; None when spaCy cannot be loaded."""
+@dataclass(frozen=True)
+class _Parse:
+    """What spaCy read in a text: where its words stand (character offsets) that the tagger reads
+    as common (and its NER names nothing), and each word's NER tag (IOB and label)."""
+
+    common: frozenset[int]
+    entities: dict[int, tuple[str, str]]
+
+
+def _parse(body: str) -> _Parse | None:
+    """spaCy's reading of ``body`` (see the module's doc); None when spaCy cannot be loaded."""
     try:
         doc = parse_doc(body)
     except RuntimeSetupError as e:
-        log.warning("entity extraction reads sentence openers without spaCy: %s", e)
+        log.warning("entity extraction reads capitals without spaCy: %s", e)
         return None
-    return {t.idx for t in doc if t.tag_ in _COMMON_TAGS and not t.ent_type_}
+    common = frozenset(t.idx for t in doc if t.tag_ in _COMMON_TAGS and not t.ent_type_)
+    return _Parse(common, {t.idx: (t.ent_iob_, t.ent_type_) for t in doc})
+
+
+def _split_at_entities(span: list[_Token], parse: _Parse | None) -> list[list[_Token]]:
+    """A run of capitalised words that spaCy's NER reads, word for word, as entities one after
+    another of which one is a number, an amount or a date, is its other pieces ('B1 French': a
+    level, then a language). Other runs stay whole: NER's cuts between two names are often wrong
+    ('British English' as two nationalities), and 'Mr Patel' (NER leaves out the title),
+    'Natural History Museum' or 'DELF B1' are one entity each."""
+    if parse is None or len(span) < 2:
+        return [span]
+    tags = [parse.entities.get(t.start, ("O", "")) for t in span]
+    if any(iob not in ("B", "I") for iob, _ in tags) or sum(iob == "B" for iob, _ in tags) < 2:
+        return [span]
+    pieces: list[tuple[list[_Token], str]] = []
+    for token, (iob, label) in zip(span, tags, strict=True):
+        if iob == "B" or not pieces:
+            pieces.append(([], label))
+        pieces[-1][0].append(token)
+    if all(label not in _NOT_NAMES for _, label in pieces):
+        return [span]
+    return [piece for piece, label in pieces if label not in _NOT_NAMES]
 
 
 def _trim_opener(
     span: list[_Token],
     capitalised_elsewhere: set[str],
     lower_elsewhere: set[str],
-    common: set[int] | None,
+    common: frozenset[int] | None,
 ) -> list[_Token]:
     """Drop a first word that is capitalised only because it opens the sentence (``common``: the
     offsets of the words the tagger reads as common; None: judge by the word's ending)."""
@@ -230,10 +263,11 @@ def extract_entities(text: str, speaker: str | None = None) -> list[EntityMentio
     capitalised_elsewhere = {t.lower for t in tokens if t.capitalised and not t.sentence_start}
     lower_elsewhere = {t.lower for t in tokens if not t.capitalised and not t.inner_capitals}
     spans = _spans(body, tokens)
-    undecided = any(s[0].sentence_start for s in spans)
-    common = _common_openers(body) if undecided else set()
-    for span in spans:
-        trimmed = _trim_opener(span, capitalised_elsewhere, lower_elsewhere, common)
+    parse = _parse(body) if spans else None
+    for piece in (p for span in spans for p in _split_at_entities(span, parse)):
+        trimmed = _trim_opener(
+            piece, capitalised_elsewhere, lower_elsewhere, None if parse is None else parse.common
+        )
         mention = _mention(trimmed, body) if trimmed else None
         if mention is not None:
             found.append(mention)

@@ -209,3 +209,16 @@ def test_a_common_word_opening_a_sentence_is_no_entity_and_a_name_there_is(
     text: str, expected: list[str]
 ) -> None:
     assert names(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("They want to reach B1 French within a year.", ["French"]),
+        ("Passed a mock DELF B1 listening paper.", ["DELF B1"]),
+        ("User asked for answers in British English spelling.", ["User", "British English"]),
+        ("Dr. Smith works at the Bank of America.", ["Dr. Smith", "Bank of America"]),
+    ],
+)
+def test_a_level_or_number_written_before_a_name_is_not_part_of_it(text: str, expected: list[str]) -> None:
+    assert names(text) == expected
