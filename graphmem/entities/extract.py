@@ -22,8 +22,10 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import BaseModel, Field
+from pydantic.json_schema import SkipJsonSchema
 
 from graphmem.beliefs.restore import parse_doc, parse_docs
 from graphmem.entities.lexicon import (
@@ -71,6 +73,14 @@ class EntityMention(BaseModel):
         default=None,
         description="person, organization, place, product, technology, project, event or other; "
         "null when unsure",
+    )
+    # Set by the offline extractor, never asked of a model (left out of the JSON schema).
+    introduced: SkipJsonSchema[bool] = Field(
+        default=False,
+        exclude=True,
+        description="the text presents the name by a role ('my nephew Sam', 'a tutor named Amélie', "
+        "'Sam Whitfield, the user's teammate'): it resolves by its own name only, never as the short "
+        "form of a longer known one",
     )
 
 
@@ -174,6 +184,7 @@ class _Parse:
 
     common: frozenset[int]
     entities: dict[int, tuple[str, str]]
+    introduced: frozenset[int] = frozenset()  # proper nouns the text presents by a role
 
 
 def _parse(body: str) -> _Parse | None:
@@ -184,7 +195,20 @@ def _parse(body: str) -> _Parse | None:
         log.warning("entity extraction reads capitals without spaCy: %s", e)
         return None
     common = frozenset(t.idx for t in doc if t.tag_ in _COMMON_TAGS and not t.ent_type_)
-    return _Parse(common, {t.idx: (t.ent_iob_, t.ent_type_) for t in doc})
+    introduced = frozenset(t.idx for t in doc if t.pos_ == "PROPN" and _presented_by_a_role(t))
+    return _Parse(common, {t.idx: (t.ent_iob_, t.ent_type_) for t in doc}, introduced)
+
+
+def _presented_by_a_role(token: Any) -> bool:
+    """Whether spaCy's parse ties a proper noun to a common noun that says who it is: in apposition
+    ('the teacher, Marguerite'; 'Sam Whitfield, the user's teammate'), as a compound ('nephew Sam')
+    or named by it ('a tutor named Amélie')."""
+    head = token.head
+    if token.dep_ == "appos" and head.pos_ == "NOUN":
+        return True
+    if any(c.dep_ in ("compound", "appos") and c.pos_ == "NOUN" for c in token.children):
+        return True
+    return token.dep_ == "oprd" and head.lemma_ in ("name", "call") and head.head.pos_ == "NOUN"
 
 
 def _split_at_entities(span: list[_Token], parse: _Parse | None) -> list[list[_Token]]:
@@ -229,7 +253,7 @@ def _trim_opener(
     return [] if len(span) == 1 and verb_like else span
 
 
-def _mention(span: list[_Token], body: str) -> EntityMention | None:
+def _mention(span: list[_Token], body: str, parse: _Parse | None = None) -> EntityMention | None:
     while span and span[-1].lower in NAME_CONNECTORS:
         span = span[:-1]
     if not span:
@@ -241,10 +265,18 @@ def _mention(span: list[_Token], body: str) -> EntityMention | None:
             return EntityMention(name=product, kind=TECHNOLOGY)
         if token.lower in GENERIC_ACRONYMS or len(token.bare) < 2:
             return None
-        return EntityMention(name=token.bare, kind=TECHNOLOGY if token.inner_capitals else None)
+        return EntityMention(
+            name=token.bare,
+            kind=TECHNOLOGY if token.inner_capitals else None,
+            introduced=_introduced(span, parse),
+        )
     name = body[span[0].start : span[-1].start] + span[-1].bare
     kind = PERSON if span[0].lower in PERSON_TITLES else None
-    return EntityMention(name=" ".join(name.split()), kind=kind)
+    return EntityMention(name=" ".join(name.split()), kind=kind, introduced=_introduced(span, parse))
+
+
+def _introduced(span: list[_Token], parse: _Parse | None) -> bool:
+    return parse is not None and any(t.start in parse.introduced for t in span)
 
 
 def speaker_prefix(text: str) -> tuple[str | None, str]:
@@ -268,7 +300,7 @@ def extract_entities(text: str, speaker: str | None = None) -> list[EntityMentio
         trimmed = _trim_opener(
             piece, capitalised_elsewhere, lower_elsewhere, None if parse is None else parse.common
         )
-        mention = _mention(trimmed, body) if trimmed else None
+        mention = _mention(trimmed, body, parse) if trimmed else None
         if mention is not None:
             found.append(mention)
     for token in tokens:
@@ -279,7 +311,8 @@ def extract_entities(text: str, speaker: str | None = None) -> list[EntityMentio
 
 
 def unique_mentions(mentions: Sequence[EntityMention]) -> list[EntityMention]:
-    """``mentions`` without repeats of a key (the first spelling wins; a known kind fills a missing one)."""
+    """``mentions`` without repeats of a key (the first spelling wins; a known kind fills a missing
+    one, and a name the text presents by a role once is presented)."""
     by_key: dict[str, EntityMention] = {}
     for mention in mentions:
         key = entity_key(mention.name)
@@ -288,8 +321,12 @@ def unique_mentions(mentions: Sequence[EntityMention]) -> list[EntityMention]:
         kept = by_key.get(key)
         if kept is None:
             by_key[key] = mention
-        elif kept.kind is None and mention.kind is not None:
-            by_key[key] = EntityMention(name=kept.name, kind=mention.kind)
+        elif (kept.kind is None and mention.kind is not None) or mention.introduced > kept.introduced:
+            by_key[key] = EntityMention(
+                name=kept.name,
+                kind=kept.kind or mention.kind,
+                introduced=kept.introduced or mention.introduced,
+            )
     return list(by_key.values())
 
 

@@ -222,3 +222,32 @@ def test_a_common_word_opening_a_sentence_is_no_entity_and_a_name_there_is(
 )
 def test_a_level_or_number_written_before_a_name_is_not_part_of_it(text: str, expected: list[str]) -> None:
     assert names(text) == expected
+
+
+def test_a_person_presented_by_a_role_is_not_the_short_form_of_a_known_longer_name() -> None:
+    texts = [
+        "Sam Whitfield, the user's teammate, applied for the manager role.",
+        "User wrote a peer review for Sam.",
+        "User's nephew Sam turns seven on 14 June.",
+        "Sam's party is at a soft play in Didsbury.",
+    ]
+    known: list[KnownEntity] = []
+    keys = []
+    for text in texts:  # one memory at a time, as the write path links them
+        people = [m for m in extract_entities(text) if m.name != "User"]
+        resolved = resolve_mentions(people, [None] * len(people), known)
+        known += [KnownEntity(r.key, r.name, r.kind, None, id=r.key) for r in resolved if r.new]
+        keys.append([r.key for r in resolved if r.name != "Didsbury"])
+    assert keys == [["sam whitfield"], ["sam whitfield"], ["sam"], ["sam"]]
+
+
+def test_a_role_is_read_from_apposition_compounds_and_naming() -> None:
+    found = [
+        [(m.name, m.introduced) for m in extract_entities(text)]
+        for text in [
+            "Booked weekly sessions with a tutor named Amélie.",
+            "The teacher, Marguerite, said the walls were even.",
+            "Marguerite said the walls were even; Jo agreed.",
+        ]
+    ]
+    assert found == [[("Amélie", True)], [("Marguerite", True)], [("Marguerite", False), ("Jo", False)]]
