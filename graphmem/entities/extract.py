@@ -1,20 +1,39 @@
-"""W6: finding the entities a text mentions, offline (capitalisation and a small lexicon) or with an LLM.
+"""W6: finding the entities a text mentions, offline (capitalisation, spaCy's tagger and a small
+lexicon) or with an LLM.
 
 The offline extractor reads proper-noun spans: runs of capitalised words ("Melanie", "New York",
 "Bank of America"), names written with inner capitals ("PostgreSQL", "iPhone"), known product
 names in any case ("postgres", "mysql"), and the speaker of the text. It skips pronouns, days and
-months, and words capitalised only because they open a sentence ("Yesterday", "We", "Let's").
+months, and words capitalised only because they open a sentence ("Yesterday", "We", "Let's"). Of
+a sentence's first word, capitalisation says nothing: spaCy's small English tagger (the parse the
+belief check makes of the same text, shared through its cache) tells a common word there
+("Tiles finally arrived", "Black mould", "Bought tickets", "Transfers of the other two") from a
+name ("Priya picked", "Luna keeps"). Only its positive evidence counts: a plural noun, an
+adjective, a verb or an adverb, and no named entity there by spaCy's NER. A singular noun is
+what the tagger also says of a name it has never seen ("Siobhán teaches": NN, as "Kitchen is
+finished"), so a singular noun keeps its capital. A run of capitals that the NER reads as a number
+or level beside a name ("B1 French") is the name alone, and a name the parse ties to a role
+("User's nephew Sam") is marked ``introduced`` (see graphmem.entities.resolve). spaCy reads the
+texts the belief check reads, statements of at most MAX_ATOMIC_WORDS words, whose parse the write
+path has often made already (its read-ahead parses a batch's statements in one pipe); a longer
+text (a conversation chunk, a document) is read by its capitals alone, as the parse of a
+160-character text costs about 6-9 ms of CPU, more than the rest of its extraction a hundredfold.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import BaseModel, Field
+from pydantic.json_schema import SkipJsonSchema
 
+from graphmem.beliefs.restore import parse_doc, parse_docs
+from graphmem.beliefs.statements import MAX_ATOMIC_WORDS
 from graphmem.entities.lexicon import (
     COMMON_OPENERS,
     EVERYDAY_WORDS,
@@ -28,7 +47,7 @@ from graphmem.entities.lexicon import (
     TITLES,
 )
 from graphmem.entities.names import entity_key
-from graphmem.errors import LLMError
+from graphmem.errors import LLMError, RuntimeSetupError
 from graphmem.llm.base import LLM, Usage
 
 log = logging.getLogger(__name__)
@@ -40,7 +59,14 @@ _TOKEN = re.compile(
 )
 _POSSESSIVE = re.compile(r"(?:['\u2019]s|(?<=s)['\u2019])$")
 _SENTENCE_BREAK = frozenset('.!?:;"(\u201c')
-_VERB_LIKE_SUFFIXES = ("ly", "ing", "ed")
+_VERB_LIKE_SUFFIXES = ("ly", "ing", "ed")  # without a parse: how a sentence's first word reads as a verb
+# Penn tags of a word the tagger reads as common, whatever its capital: plural nouns, adjectives,
+# verbs, adverbs (a singular noun is left out: it is the tagger's guess for an unseen name too)
+_COMMON_TAGS = frozenset(
+    {"NNS", "JJ", "JJR", "JJS", "VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "RB", "RBR", "RBS"}
+)
+# spaCy's NER labels of what names nothing: numbers, amounts, dates
+_NOT_NAMES = frozenset({"CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT", "DATE", "TIME"})
 TECHNOLOGY = "technology"
 PERSON = "person"
 
@@ -53,6 +79,14 @@ class EntityMention(BaseModel):
         default=None,
         description="person, organization, place, product, technology, project, event or other; "
         "null when unsure",
+    )
+    # Set by the offline extractor, never asked of a model (left out of the JSON schema).
+    introduced: SkipJsonSchema[bool] = Field(
+        default=False,
+        exclude=True,
+        description="the text presents the name by a role ('my nephew Sam', 'a tutor named Amélie', "
+        "'Sam Whitfield, the user's teammate'): it resolves by its own name only, never as the short "
+        "form of a longer known one",
     )
 
 
@@ -149,22 +183,83 @@ def _spans(body: str, tokens: list[_Token]) -> list[list[_Token]]:
     return spans
 
 
+@dataclass(frozen=True)
+class _Parse:
+    """What spaCy read in a text: where its words stand (character offsets) that the tagger reads
+    as common (and its NER names nothing), and each word's NER tag (IOB and label)."""
+
+    common: frozenset[int]
+    entities: dict[int, tuple[str, str]]
+    introduced: frozenset[int] = frozenset()  # proper nouns the text presents by a role
+
+
+def _parse(body: str) -> _Parse | None:
+    """spaCy's reading of ``body`` (see the module's doc); None when spaCy cannot be loaded."""
+    try:
+        doc = parse_doc(body)
+    except RuntimeSetupError as e:
+        log.warning("entity extraction reads capitals without spaCy: %s", e)
+        return None
+    common = frozenset(t.idx for t in doc if t.tag_ in _COMMON_TAGS and not t.ent_type_)
+    introduced = frozenset(t.idx for t in doc if t.pos_ == "PROPN" and _presented_by_a_role(t))
+    return _Parse(common, {t.idx: (t.ent_iob_, t.ent_type_) for t in doc}, introduced)
+
+
+def _presented_by_a_role(token: Any) -> bool:
+    """Whether spaCy's parse ties a proper noun to a common noun that says who it is: in apposition
+    ('the teacher, Marguerite'; 'Sam Whitfield, the user's teammate'), as a compound ('nephew Sam')
+    or named by it ('a tutor named Amélie')."""
+    head = token.head
+    if token.dep_ == "appos" and head.pos_ == "NOUN":
+        return True
+    if any(c.dep_ in ("compound", "appos") and c.pos_ == "NOUN" for c in token.children):
+        return True
+    return token.dep_ == "oprd" and head.lemma_ in ("name", "call") and head.head.pos_ == "NOUN"
+
+
+def _split_at_entities(span: list[_Token], parse: _Parse | None) -> list[list[_Token]]:
+    """A run of capitalised words that spaCy's NER reads, word for word, as entities one after
+    another of which one is a number, an amount or a date, is its other pieces ('B1 French': a
+    level, then a language). Other runs stay whole: NER's cuts between two names are often wrong
+    ('British English' as two nationalities), and 'Mr Patel' (NER leaves out the title),
+    'Natural History Museum' or 'DELF B1' are one entity each."""
+    if parse is None or len(span) < 2:
+        return [span]
+    tags = [parse.entities.get(t.start, ("O", "")) for t in span]
+    if any(iob not in ("B", "I") for iob, _ in tags) or sum(iob == "B" for iob, _ in tags) < 2:
+        return [span]
+    pieces: list[tuple[list[_Token], str]] = []
+    for token, (iob, label) in zip(span, tags, strict=True):
+        if iob == "B" or not pieces:
+            pieces.append(([], label))
+        pieces[-1][0].append(token)
+    if all(label not in _NOT_NAMES for _, label in pieces):
+        return [span]
+    return [piece for piece, label in pieces if label not in _NOT_NAMES]
+
+
 def _trim_opener(
-    span: list[_Token], capitalised_elsewhere: set[str], lower_elsewhere: set[str]
+    span: list[_Token],
+    capitalised_elsewhere: set[str],
+    lower_elsewhere: set[str],
+    common: frozenset[int] | None,
 ) -> list[_Token]:
-    """Drop a first word that is capitalised only because it opens the sentence."""
+    """Drop a first word that is capitalised only because it opens the sentence (``common``: the
+    offsets of the words the tagger reads as common; None: judge by the word's ending)."""
     first = span[0]
     if not first.sentence_start or _known_product(first) or first.inner_capitals:
         return span
     if first.lower in COMMON_OPENERS or first.lower in lower_elsewhere:
         return span[1:]
+    if first.lower in capitalised_elsewhere:
+        return span
+    if common is not None:
+        return span[1:] if first.start in common else span
     verb_like = first.lower.endswith(_VERB_LIKE_SUFFIXES)
-    if len(span) == 1 and verb_like and first.lower not in capitalised_elsewhere:
-        return []
-    return span
+    return [] if len(span) == 1 and verb_like else span
 
 
-def _mention(span: list[_Token], body: str) -> EntityMention | None:
+def _mention(span: list[_Token], body: str, parse: _Parse | None = None) -> EntityMention | None:
     while span and span[-1].lower in NAME_CONNECTORS:
         span = span[:-1]
     if not span:
@@ -176,10 +271,18 @@ def _mention(span: list[_Token], body: str) -> EntityMention | None:
             return EntityMention(name=product, kind=TECHNOLOGY)
         if token.lower in GENERIC_ACRONYMS or len(token.bare) < 2:
             return None
-        return EntityMention(name=token.bare, kind=TECHNOLOGY if token.inner_capitals else None)
+        return EntityMention(
+            name=token.bare,
+            kind=TECHNOLOGY if token.inner_capitals else None,
+            introduced=_introduced(span, parse),
+        )
     name = body[span[0].start : span[-1].start] + span[-1].bare
     kind = PERSON if span[0].lower in PERSON_TITLES else None
-    return EntityMention(name=" ".join(name.split()), kind=kind)
+    return EntityMention(name=" ".join(name.split()), kind=kind, introduced=_introduced(span, parse))
+
+
+def _introduced(span: list[_Token], parse: _Parse | None) -> bool:
+    return parse is not None and any(t.start in parse.introduced for t in span)
 
 
 def speaker_prefix(text: str) -> tuple[str | None, str]:
@@ -197,9 +300,13 @@ def extract_entities(text: str, speaker: str | None = None) -> list[EntityMentio
     tokens = _tokens(body)
     capitalised_elsewhere = {t.lower for t in tokens if t.capitalised and not t.sentence_start}
     lower_elsewhere = {t.lower for t in tokens if not t.capitalised and not t.inner_capitals}
-    for span in _spans(body, tokens):
-        trimmed = _trim_opener(span, capitalised_elsewhere, lower_elsewhere)
-        mention = _mention(trimmed, body) if trimmed else None
+    spans = _spans(body, tokens)
+    parse = _parse(body) if spans and len(tokens) <= MAX_ATOMIC_WORDS else None
+    for piece in (p for span in spans for p in _split_at_entities(span, parse)):
+        trimmed = _trim_opener(
+            piece, capitalised_elsewhere, lower_elsewhere, None if parse is None else parse.common
+        )
+        mention = _mention(trimmed, body, parse) if trimmed else None
         if mention is not None:
             found.append(mention)
     for token in tokens:
@@ -210,7 +317,8 @@ def extract_entities(text: str, speaker: str | None = None) -> list[EntityMentio
 
 
 def unique_mentions(mentions: Sequence[EntityMention]) -> list[EntityMention]:
-    """``mentions`` without repeats of a key (the first spelling wins; a known kind fills a missing one)."""
+    """``mentions`` without repeats of a key (the first spelling wins; a known kind fills a missing
+    one, and a name the text presents by a role once is presented)."""
     by_key: dict[str, EntityMention] = {}
     for mention in mentions:
         key = entity_key(mention.name)
@@ -219,9 +327,21 @@ def unique_mentions(mentions: Sequence[EntityMention]) -> list[EntityMention]:
         kept = by_key.get(key)
         if kept is None:
             by_key[key] = mention
-        elif kept.kind is None and mention.kind is not None:
-            by_key[key] = EntityMention(name=kept.name, kind=mention.kind)
+        elif (kept.kind is None and mention.kind is not None) or mention.introduced > kept.introduced:
+            by_key[key] = EntityMention(
+                name=kept.name,
+                kind=kept.kind or mention.kind,
+                introduced=kept.introduced or mention.introduced,
+            )
     return list(by_key.values())
+
+
+def _parse_ahead(texts: Sequence[str]) -> None:
+    """Parse the texts' bodies in one batch (a text costs half what it does alone), into the
+    cache :func:`extract_entities` reads."""
+    bodies = [speaker_prefix(t)[1] for t in texts]
+    with contextlib.suppress(RuntimeSetupError):  # extract_entities says so, and judges without it
+        parse_docs(b for b in bodies if len(_tokens(b)) <= MAX_ATOMIC_WORDS)
 
 
 class _TextEntities(BaseModel):
@@ -282,6 +402,7 @@ class EntityExtractor:
         if len(who) != len(texts):
             raise ValueError("give one speaker (or None) per text")
         if not self._llm.available:
+            _parse_ahead(texts)
             return [extract_entities(t, s) for t, s in zip(texts, who, strict=True)], Usage()
         results: list[list[EntityMention]] = []
         usage = Usage()
@@ -296,6 +417,7 @@ class EntityExtractor:
     def _ask(
         self, texts: list[str], speakers: list[str | None], offset: int
     ) -> tuple[list[list[EntityMention]], Usage]:
+        _parse_ahead(texts)
         offline = [extract_entities(t, s) for t, s in zip(texts, speakers, strict=True)]
         try:
             reply = self._llm.structured(

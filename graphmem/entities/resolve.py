@@ -6,6 +6,13 @@ spelling (rapidfuzz ``token_sort_ratio`` >= 90: typos, reordered words); one it 
 ("Mel" for "Melanie", "Alice" for "Alice Smith"), only for people and unknown kinds and only when
 exactly one entity fits; or one whose name embedding is close (cosine >= 0.9). Otherwise it is a
 new entity. Longer names are resolved first so that they, not their short forms, become canonical.
+
+A name the text presents by a role ("User's nephew Sam", "a tutor named Amélie": the mention's
+``introduced``) is someone being introduced, so it is never taken for the short form of a longer
+known name: "Sam Whitfield, the user's teammate" and "the user's nephew Sam" are two people, and
+"Sam" written alone afterwards names whichever has that very name. Two people known by the same
+bare first name stay one entity (no offline reading tells them apart in a text that says only
+"Sam").
 """
 
 from __future__ import annotations
@@ -128,7 +135,7 @@ class _Pool:
         signals: tuple[tuple[str, Callable[[], KnownEntity | None]], ...] = (
             ("exact", lambda: self.exact(key)),
             ("fuzzy", lambda: self.fuzzy(key)),
-            ("alias", lambda: self.alias(key, mention.kind)),
+            ("alias", lambda: None if mention.introduced else self.alias(key, mention.kind)),
             ("embedding", lambda: self.embedding(vector)),
         )
         for reason, signal in signals:

@@ -141,6 +141,21 @@ def test_an_ambiguous_short_form_gets_an_entity_of_its_own(
     assert set(entities_of(executor, scope)) == {"Melanie", "Melvin", "Mel"}
 
 
+def test_a_person_presented_by_a_role_is_not_a_known_longer_name(
+    executor: QueryExecutor, embedder: Embedder, linker: EntityLinker, scope: str
+) -> None:
+    texts = [
+        "Sam Whitfield, the user's teammate, applied for the engineering manager role.",
+        "User wrote a peer review for Sam.",
+        "User's nephew Sam turns seven on 14 June and is obsessed with dinosaurs.",
+        "Sam's party is at a soft play in Didsbury.",
+    ]
+    for text in texts:  # one write at a time, as the threads were told
+        link(executor, linker, scope, create_memories(executor, embedder, scope, [text]), [text])
+    found = entities_of(executor, scope)
+    assert found["Sam Whitfield"] == 2 and found["Sam"] == 2
+
+
 def test_entities_carry_graphiti_property_names(
     driver: neo4j.Driver, executor: QueryExecutor, embedder: Embedder, linker: EntityLinker, scope: str
 ) -> None:

@@ -192,3 +192,62 @@ def test_without_a_model_no_call_is_made_and_big_batches_are_split() -> None:
 )
 def test_names_written_with_letters_beyond_ascii_are_whole(text: str, name: str) -> None:
     assert name in [m.name for m in extract_entities(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Tiles finally arrived and went up.", []),
+        ("Black mould has appeared on the ceiling.", []),
+        ("Transfers of the other two completed; total in the SIPP is 41,000 pounds.", ["SIPP"]),
+        ("Bought tickets for the Natural History Museum for Sam.", ["Natural History Museum", "Sam"]),
+        ("Priya picked sage green cabinet fronts.", ["Priya"]),
+        ("Luna keeps scratching the new sofa.", ["Luna"]),
+    ],
+)
+def test_a_common_word_opening_a_sentence_is_no_entity_and_a_name_there_is(
+    text: str, expected: list[str]
+) -> None:
+    assert names(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("They want to reach B1 French within a year.", ["French"]),
+        ("Passed a mock DELF B1 listening paper.", ["DELF B1"]),
+        ("User asked for answers in British English spelling.", ["User", "British English"]),
+        ("Dr. Smith works at the Bank of America.", ["Dr. Smith", "Bank of America"]),
+    ],
+)
+def test_a_level_or_number_written_before_a_name_is_not_part_of_it(text: str, expected: list[str]) -> None:
+    assert names(text) == expected
+
+
+def test_a_person_presented_by_a_role_is_not_the_short_form_of_a_known_longer_name() -> None:
+    texts = [
+        "Sam Whitfield, the user's teammate, applied for the manager role.",
+        "User wrote a peer review for Sam.",
+        "User's nephew Sam turns seven on 14 June.",
+        "Sam's party is at a soft play in Didsbury.",
+    ]
+    known: list[KnownEntity] = []
+    keys = []
+    for text in texts:  # one memory at a time, as the write path links them
+        people = [m for m in extract_entities(text) if m.name != "User"]
+        resolved = resolve_mentions(people, [None] * len(people), known)
+        known += [KnownEntity(r.key, r.name, r.kind, None, id=r.key) for r in resolved if r.new]
+        keys.append([r.key for r in resolved if r.name != "Didsbury"])
+    assert keys == [["sam whitfield"], ["sam whitfield"], ["sam"], ["sam"]]
+
+
+def test_a_role_is_read_from_apposition_compounds_and_naming() -> None:
+    found = [
+        [(m.name, m.introduced) for m in extract_entities(text)]
+        for text in [
+            "Booked weekly sessions with a tutor named Amélie.",
+            "The teacher, Marguerite, said the walls were even.",
+            "Marguerite said the walls were even; Jo agreed.",
+        ]
+    ]
+    assert found == [[("Amélie", True)], [("Marguerite", True)], [("Marguerite", False), ("Jo", False)]]
