@@ -424,7 +424,8 @@ def _read(text: str, speaker: str) -> Clause:
     predicate = None
     verb = root.lemma_.lower() if root is not None and root.pos_ in {"VERB", "AUX"} else None
     value_tokens = _value_tokens(doc, subject)
-    if _key(text) is not None:  # a note's value is all it says after the colon, its first word too
+    key = _key(text)
+    if key is not None:  # a note's value is all it says after the colon, its first word too
         colon = text.index(":")
         value_tokens = [
             t for t in doc if t.idx > colon and t.pos_ in CONTENT_POS and not (t.is_stop or t.like_num)
@@ -451,7 +452,7 @@ def _read(text: str, speaker: str) -> Clause:
         values=frozenset(stem(word_form(t)) for t in value_tokens),
         numbers=frozenset(numbers),
         quantities=frozenset(numbers - _date_numbers(doc)),
-        key=_key(text),
+        key=key,
         hedged=hedged or "going to" in lower or "nothing decided" in lower,
         past_only=_past_only(doc, root, lower, words),
         additive=bool(words & ADDITIVE_WORDS) or "as well" in lower or "in addition" in lower,

@@ -67,11 +67,16 @@ def _single(statement: Statement) -> Clause | None:
     return read_clause(statement.body, statement.speaker)
 
 
-def announces_named_change(statement: Statement) -> bool:
-    """Whether ``statement`` is one sentence that names a value with a change verb of its own
-    ("Moved to EY", "Joined Goldman Sachs in March"): the only statements the relation test reads."""
+def _named_change(statement: Statement) -> Clause | None:
+    """The clause of ``statement`` when it is one sentence that names a value with a change verb
+    of its own ("Moved to EY", "Joined Goldman Sachs in March"), else None."""
     clause = _single(statement)
-    return clause is not None and _plain(clause) and clause.predicate in CHANGE_LEMMAS
+    return clause if clause is not None and _plain(clause) and clause.predicate in CHANGE_LEMMAS else None
+
+
+def announces_named_change(statement: Statement) -> bool:
+    """Whether ``statement`` is a named change: the only statements the relation test reads."""
+    return _named_change(statement) is not None
 
 
 class RelationJudge:
@@ -100,9 +105,9 @@ class RelationJudge:
 
     def replaced(self, new: Statement, candidates: Sequence[Candidate]) -> str | None:
         """The id of the candidate ``new`` replaces, or None."""
-        if not announces_named_change(new):
+        clause = _named_change(new)
+        if clause is None:
             return None
-        clause = read_clause(new.body, new.speaker)
         writer = (new.speaker or "user").lower()
         eligible: list[Candidate] = []
         for c in candidates:

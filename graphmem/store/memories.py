@@ -169,14 +169,13 @@ class MemoryStore:
         tx: Transaction,
         probes: Sequence[tuple[str, list[float]]],
         *,
-        min_cosine: float | Sequence[float],
+        min_cosine: Sequence[float],
         k: int = 10,
     ) -> list[list[StoredNeighbour]]:
         """Take the write lock of each probe's scope (as :meth:`lock_scopes` does), then find its
         similar memories (as :meth:`similar_in` does), the lock and the read in one round trip;
-        ``min_cosine`` is one floor for all probes or one each."""
-        floors = [min_cosine] * len(probes) if isinstance(min_cosine, int | float) else list(min_cosine)
-        scores = [index_score_from_cosine(c) for c in floors]
+        ``min_cosine`` holds one floor per probe."""
+        scores = [index_score_from_cosine(c) for c in min_cosine]
         rows = similar_rows(tx, probes, min_score=scores, k=k, lock=True)
         return [[_neighbour(n) for n in native(found)] for found in rows]
 
