@@ -23,7 +23,7 @@ from threading import Lock
 import numpy as np
 
 from graphmem.beliefs.parse import CHANGE_LEMMAS, Clause, read_clause, sentence_count
-from graphmem.beliefs.restore import parse_doc
+from graphmem.beliefs.restore import parse_doc, with_diary_subject
 from graphmem.beliefs.statements import Statement
 from graphmem.embedding.base import Embedder
 
@@ -38,7 +38,7 @@ CACHE_SIZE = 4096
 def relation_text(text: str) -> str:
     """``text`` with every name masked as "X" ("I work for X."): the relation it states."""
     words: list[str] = []
-    for token in parse_doc(text):
+    for token in parse_doc(with_diary_subject(text)):
         if token.pos_ == "PROPN" or token.ent_type_ in NAME_LABELS:
             if words and words[-1] == "X":
                 continue
@@ -65,6 +65,31 @@ def _single(statement: Statement) -> Clause | None:
     if not statement.atomic or sentence_count(statement.body) > 1:
         return None
     return read_clause(statement.body, statement.speaker)
+
+
+# the dependencies by which a name is what a change verb moved to ("moved to EY", "joined Goldman
+# Sachs", "switched to the Dvorak layout"), not a detail of it ("joined a club that meets at the Fox")
+_TARGET_PATH = frozenset({"dobj", "prep", "pobj", "compound", "appos", "attr", "flat", "dative", "amod"})
+
+
+def _names_its_target(text: str) -> bool:
+    """Whether a name in ``text`` is the object of its main verb, or of a preposition on it."""
+    doc = parse_doc(with_diary_subject(text))
+    for token in doc:
+        if not (token.pos_ == "PROPN" or token.ent_type_ in NAME_LABELS) or token.dep_ == "ROOT":
+            continue
+        node = token
+        while node.dep_ in _TARGET_PATH and node.head is not node:
+            node = node.head
+        if node.dep_ == "ROOT" and node is not token:
+            return True
+    return False
+
+
+def _states_where_it_stands(clause: Clause, statement: Statement) -> bool:
+    """Whether an earlier change says where things stand since: its change verb moved to the name
+    ("Moved to EY." is being at EY), so the next change of the same relation replaces it."""
+    return clause.predicate in CHANGE_LEMMAS and _names_its_target(statement.body)
 
 
 def _named_change(statement: Statement) -> Clause | None:
@@ -114,8 +139,10 @@ class RelationJudge:
             if new.speaker and c.statement.speaker and new.speaker != c.statement.speaker:
                 continue
             old = _single(c.statement)
-            if old is None or not _plain(old) or old.event or old.change or clause.names <= old.names:
-                continue  # a state it replaces, not an act told ("joined a book club") nor a change
+            if old is None or not _plain(old) or clause.names <= old.names:
+                continue
+            if (old.event or old.change) and not _states_where_it_stands(old, c.statement):
+                continue  # a state it replaces, not an act told ("joined a book club")
             if (old.subject or writer) != (clause.subject or writer):
                 continue  # a diary note with no subject is the writer's, as an "I" is
             eligible.append(c)

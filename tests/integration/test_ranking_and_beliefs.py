@@ -242,3 +242,27 @@ def test_a_named_change_leaves_what_another_relation_says(memory: Memory, scope:
     memory.remember("Chiamaka moved to Abuja.", scope=scope, occurred_at=_day(3))
     assert memory.get(lagos.id).status == "superseded"
     assert [memory.get(m.id).status for m in kept] == ["active", "active"]
+
+
+def test_each_named_change_in_a_chain_replaces_the_one_before(memory: Memory, scope: str) -> None:
+    """A named change states where things stand now ("Moved to Capgemini." is being at Capgemini),
+    so the next change of the same relation replaces it in turn."""
+    said = {"speaker": "Ana"}
+    texts = ["I work at Accenture.", "Moved to Capgemini.", "Joined Infosys in June."]
+    written = [
+        memory.remember(t, scope=scope, occurred_at=_day(i), metadata=said).memory
+        for i, t in enumerate(texts)
+    ]
+    assert [memory.get(m.id).status for m in written] == ["superseded", "superseded", "active"]
+
+
+def test_a_club_joined_is_not_replaced_by_the_next_thing_started(memory: Memory, scope: str) -> None:
+    """Only a change whose name is what it moved to counts as where things stand: joining a club
+    that meets somewhere named is not replaced by volunteering somewhere else."""
+    club = memory.remember(
+        "User joined a rowing club that trains at Putney Embankment.", scope=scope, occurred_at=_day(0)
+    ).memory
+    memory.remember(
+        "User started volunteering at the Oxfam shop on Saturdays.", scope=scope, occurred_at=_day(1)
+    )
+    assert memory.get(club.id).status == "active"
