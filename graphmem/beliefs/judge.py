@@ -63,8 +63,9 @@ def _different_subjects(a: Clause, b: Clause) -> bool:
         return not a.subject_nouns & b.lemmas
     if pb and pb[0] == a.subject:
         return not b.subject_nouns & a.lemmas
-    words_a, words_b = {stem(w) for w in a.subject.split()}, {stem(w) for w in b.subject.split()}
-    if not (pa or pb) and (words_a <= words_b or words_b <= words_a):
+    if (pa and pa[1] == b.subject and b.thing) or (pb and pb[1] == a.subject and a.thing):
+        return False  # "my running club" and "the running club": the one the memory knows
+    if _one_thing(a.subject, b.subject):
         return False
     return not (_done_to(a, b) or _done_to(b, a))
 
@@ -107,6 +108,8 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
         return False  # "Priya's manager is Rohan" and "Priya is a product manager": a slot, a title
     if a.predicate and a.predicate == b.predicate and a.predicate not in CHANGE_LEMMAS:
         return True
+    if (a.change or b.change) and a.dates and b.dates and not a.dates & b.dates and _things(a, b):
+        return True  # "The running club meets on Tuesdays" / "switched to Wednesday evenings": when
     if a.predicate and b.predicate and not (a.change or b.change):
         return False  # "works as a hydrologist" and "cycles to work": two things the subject does
     if _same_measure(a, b):
@@ -134,6 +137,22 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
     return cosine >= (CHANGED_SLOT_COSINE if a.change or b.change else SAME_SLOT_COSINE)
 
 
+def _one_thing(a: str, b: str) -> bool:
+    """Whether two subject keys name one thing: the same, or one's words within the other's
+    ("team standup", "standup"), neither owned by someone."""
+    if a == b:
+        return True
+    if _possessed(a) or _possessed(b):
+        return False
+    words_a, words_b = {stem(w) for w in a.split()}, {stem(w) for w in b.split()}
+    return words_a <= words_b or words_b <= words_a
+
+
+def _things(a: Clause, b: Clause) -> bool:
+    """Whether both clauses are about one thing, not a person: a common noun neither names."""
+    return all(c.subject_nouns and not c.subject_nouns & c.names and c.subject != "user" for c in (a, b))
+
+
 def _changes_the_subject_of(changed: Clause, other: Clause) -> bool:
     """Whether ``changed`` announces, with a verb of its own, a change done to what ``other`` is
     about ("Postponed the audit to May 9" changes what "The audit is on April 2" says of the audit)."""
@@ -157,7 +176,9 @@ def _changes_itself(changed: Clause, named: Clause) -> bool:
     """Whether ``changed`` gives a new value, with a change verb of its own, to the thing ``named``
     says is a named value ("The office wifi password changed to redfox77" / "The office wifi
     password is bluebird42"). Only a thing, not a person: "Maya is a nurse" names no value of Maya."""
-    if not (changed.predicate in CHANGE_LEMMAS and changed.subject and changed.subject == named.subject):
+    if not (changed.predicate in CHANGE_LEMMAS and changed.subject and named.subject):
+        return False
+    if not _one_thing(changed.subject, named.subject):
         return False
     if named.verb != "be" or named.predicate is not None or named.slot_nouns:
         return False  # "Chiamaka's favourite dish is jollof" fills a slot of Chiamaka's, not a thing

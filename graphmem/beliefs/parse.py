@@ -54,11 +54,14 @@ CHANGE_LEMMAS = _words(
     "anymore longer new since reassign upgrade downgrade quit stop adopt sell drop hire appoint "
     "reschedule postpone push delay raise cut lower increase reduce update rename convert currently "
     "retire resign fire sack marry divorce split engage grow rise climb jump extend shrink double halve "
-    "instead nowadays correct amend revise adjust"
+    "instead nowadays correct amend revise adjust up hike"
 )
 # A light verb with a particle that says someone or something took another's place ("Ncube took
 # over as the lab's PI", "Dana stepped in as interim lead"): a change verb of its own.
-PHRASAL_CHANGES = _words("take_over step_in step_down step_up hand_over switch_over move_in move_out give_up")
+PHRASAL_CHANGES = _words(
+    "take_over step_in step_down step_up hand_over switch_over move_in move_out give_up "
+    "put_up bump_up call_off"
+)
 CHANGE_LEMMAS = CHANGE_LEMMAS | PHRASAL_CHANGES
 # Words the small model tags as adverbs where they are a verb's particle ("stepped down as lead").
 PARTICLES = _words("over down in up out off")
@@ -79,8 +82,12 @@ LIGHT_VERBS = _words("be have do get go make take use")
 VALUE_DEPS = _words("attr acomp dobj pobj oprd compound amod nummod npadvmod appos conj")
 # A note written as "key: value" ("Marco's diet: vegetarian", "Tara — medication: losartan").
 _KEY_VALUE = re.compile(r"^\s*([^:]{1,60}?)\s*:\s*(\S.*?)\s*[.!]?\s*$")
-ENDING_LEMMAS = _words("stop quit cancel end abandon drop scrap ditch resign step_down give_up finish")
-_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:[:.]\d+)?\s*(?:am|pm|[km]|st|nd|rd|th)?\b", re.IGNORECASE)
+ENDING_LEMMAS = _words(
+    "stop quit cancel end abandon drop scrap ditch resign step_down give_up finish close call_off"
+)
+# a number, and a suffix that scales it or says it is a time or an ordinal ("3pm", "5k", "2nd"); a
+# unit written onto it is not one ("20mg" is 20, not 20 million and a "g")
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:[:.]\d+)?(?:\s*(?:am|pm|[km]|st|nd|rd|th)\b)?", re.IGNORECASE)
 # Dependencies of a verb that heads a clause of its own beside the main one ("Nate left, so ...").
 CLAUSE_DEPS = _words("ROOT conj ccomp parataxis")
 # Negation words that deny a whole clause wherever they stand ("no pets", "never again"); "not" and
@@ -301,9 +308,15 @@ def _phrasal(verb: Any) -> str | None:
             c
             for c in verb.children
             if c.dep_ == "prt"
-            or (c.dep_ == "advmod" and c.i == verb.i + 1 and c.lower_ in PARTICLES)
+            or (c.dep_ == "advmod" and c.i > verb.i and c.lower_ in PARTICLES)  # "put the rent up"
             # a preposition with no object of its own: "handed the team over to Irene"
             or (c.dep_ == "prep" and c.lower_ in PARTICLES and not any(g.dep_ == "pobj" for g in c.children))
+            # or after the verb's object ("put the rent up to £1,350")
+            or (
+                c.dep_ == "prep"
+                and c.lower_ in PARTICLES
+                and any(d.dep_ == "dobj" and d.i < c.i for d in verb.children)
+            )
         ),
         None,
     )
@@ -475,7 +488,11 @@ def _read(text: str, speaker: str) -> Clause:
         points_back=points_back(doc),
         thing=main is not None
         and main.pos_ == "NOUN"
-        and any(c.dep_ in {"det", "poss"} and c.text.lower() not in FIRST_PERSON for c in main.children),
+        and (
+            any(c.dep_ in {"det", "poss"} and c.text.lower() not in FIRST_PERSON for c in main.children)
+            # or a noun with no determiner at all ("Standups moved to Meet", "Rent is £1,200")
+            or not any(c.dep_ in {"det", "poss"} for c in main.children)
+        ),
         dates=frozenset(
             stem(word_form(t)) for t in value_tokens if t.ent_type_ == "DATE" and t.pos_ == "PROPN"
         ),

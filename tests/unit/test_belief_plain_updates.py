@@ -84,3 +84,34 @@ def test_look_alikes_stay(old: str, new: str, cosine: float) -> None:
 )
 def test_grammar_read_updates_of_session_21(old: str, new: str) -> None:
     assert conflict(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # someone else's change verb done to the thing: "put the rent up", "upped my dose"
+        ("Our rent is £1,300 a month.", "The landlord put our rent up to £1,450."),
+        ("I'm on 10mg of amlodipine.", "The doctor upped my amlodipine to 20mg."),
+        # "my X" and "the X" are one thing, and a new day is when it now happens
+        ("My choir rehearses on Mondays.", "The choir switched to Thursday evenings."),
+        # a bare noun ("Team retros") is a thing, and "team retros" are the retros
+        ("Team retros are on Miro.", "The retros moved to FigJam."),
+    ],
+)
+def test_grammar_read_updates_of_session_22(old: str, new: str) -> None:
+    assert conflict(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a unit written onto a number leaves the number as it is: two doses of two things
+        ("Hana takes 50mg of sertraline.", "Hana takes 1000mg of vitamin C."),
+        # a new day for another thing
+        ("Meetings with Ola are on Mondays.", "The book club switched to Thursdays."),
+        # a thing of a kind, not the one the memory knows
+        ("The shop opens at 9.", "The shop closes at 6 on weekdays."),
+    ],
+)
+def test_look_alikes_of_session_22_stay(old: str, new: str) -> None:
+    assert not conflict(old, new)
