@@ -332,6 +332,20 @@ def _announces_change(doc: Any) -> bool:
     )
 
 
+def _moves_off(root: Any, predicate: str | None) -> bool:
+    """Whether a change verb names what it leaves behind with "off" or "from" ("moving off AWS onto
+    Azure", "switched from Jira to Linear"): the old value, as "left" and "replaced" name it."""
+    if root is None or predicate not in CHANGE_LEMMAS:
+        return False
+    children = list(root.children)
+    if any(c.dep_ == "prt" and c.lower_ == "off" for c in children):  # "moving off AWS"
+        return any(c.dep_ == "dobj" for c in children)
+    return any(
+        c.dep_ == "prep" and c.lower_ in {"off", "from"} and any(g.dep_ == "pobj" for g in c.children)
+        for c in children
+    )
+
+
 def _negated(doc: Any, root: Any, phrasal: str | None, lower: str) -> bool:
     """Whether the clause denies its main verb (or its copula), or says something ended (a verb:
     "cancelled", not "the end of September")."""
@@ -471,9 +485,12 @@ def _read(text: str, speaker: str) -> Clause:
         additive=bool(words & ADDITIVE_WORDS) or "as well" in lower or "in addition" in lower,
         change=_announces_change(doc)
         or "no longer" in lower
+        or "these days" in lower
         or _becomes(root)
         or predicate in PHRASAL_CHANGES,
-        replaces=bool(lemmas & REPLACING_LEMMAS) or phrasal in REPLACING_LEMMAS,
+        replaces=bool(lemmas & REPLACING_LEMMAS)
+        or phrasal in REPLACING_LEMMAS
+        or _moves_off(root, predicate),
         negated=_negated(doc, root, phrasal, lower),
         lemmas=frozenset(lemmas),
         mentions=frozenset(mentions(doc, speaker)),

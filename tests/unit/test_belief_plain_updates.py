@@ -96,6 +96,11 @@ def test_grammar_read_updates_of_session_21(old: str, new: str) -> None:
         ("My choir rehearses on Mondays.", "The choir switched to Thursday evenings."),
         # a bare noun ("Team retros") is a thing, and "team retros" are the retros
         ("Team retros are on Miro.", "The retros moved to FigJam."),
+        # a change verb names what it leaves with "off" or "from"
+        ("Our CDN is Cloudflare.", "The company is moving off Cloudflare onto Fastly."),
+        ("We track bugs in Jira.", "The team switched from Jira to Linear in spring."),
+        # "these days" says how things are now, and a noun can name the act a verb does
+        ("We build the app with Gradle.", "Builds are all Bazel these days."),
     ],
 )
 def test_grammar_read_updates_of_session_22(old: str, new: str) -> None:
