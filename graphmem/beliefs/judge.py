@@ -161,11 +161,20 @@ def _changes_the_subject_of(changed: Clause, other: Clause) -> bool:
     return _names(changed, other.subject)
 
 
+def _worded(clause: Clause) -> frozenset[str]:
+    """The values of ``clause`` written in words, without its numbers ("train" of "the 8:10 train")."""
+    return frozenset(v for v in clause.values if not any(ch.isdigit() for ch in v))
+
+
 def _same_measure(a: Clause, b: Clause) -> bool:
     """Whether the two clauses give different numbers in the same words and units ("20 km a week",
     "35 km a week"), one of them with no verb of its own to say it measures something else, or a
     change verb to say the number changed."""
-    if not (a.quantities and b.quantities and a.values and a.values == b.values) or a.numbers & b.numbers:
+    if a.numbers & b.numbers:
+        return False
+    if (a.change or b.change) and a.numbers and b.numbers and _worded(a) and _worded(a) == _worded(b):
+        return True  # "I take the 7:40 train" / "I've been getting the 8:10 train since ...": a new time
+    if not (a.quantities and b.quantities and a.values and a.values == b.values):
         return False
     if a.predicate in CHANGE_LEMMAS or b.predicate in CHANGE_LEMMAS:
         return True  # "The server was upgraded to Ubuntu 24.04" / "The server runs Ubuntu 20.04"

@@ -101,6 +101,8 @@ def test_grammar_read_updates_of_session_21(old: str, new: str) -> None:
         ("We track bugs in Jira.", "The team switched from Jira to Linear in spring."),
         # "these days" says how things are now, and a noun can name the act a verb does
         ("We build the app with Gradle.", "Builds are all Bazel these days."),
+        # the same thing at a new time, the reason for it in a clause of its own
+        ("I catch the 6:50 bus.", "I've been catching the 7:20 bus since the route changed."),
     ],
 )
 def test_grammar_read_updates_of_session_22(old: str, new: str) -> None:
@@ -116,6 +118,8 @@ def test_grammar_read_updates_of_session_22(old: str, new: str) -> None:
         ("Meetings with Ola are on Mondays.", "The book club switched to Thursdays."),
         # a thing of a kind, not the one the memory knows
         ("The shop opens at 9.", "The shop closes at 6 on weekdays."),
+        # a new time for someone else's bus
+        ("I catch the 6:50 bus.", "My sister catches the 7:20 bus now."),
     ],
 )
 def test_look_alikes_of_session_22_stay(old: str, new: str) -> None:
