@@ -180,7 +180,7 @@ def _value_tokens(doc: Any, subject: str | None) -> list[Any]:
         stop = t.is_stop and t.pos_ != "PROPN"
         if t.i in adjunct or stop or t.like_num or t.dep_ in {"nsubj", "nsubjpass", "poss", "ROOT"}:
             continue
-        if any(a.dep_ == "advcl" for a in [t, *t.ancestors]):
+        if any(a.dep_ == "advcl" and any(m.dep_ == "mark" for m in a.children) for a in [t, *t.ancestors]):
             continue  # "since they changed the timetable" says why, not what
         if word_form(t) in subject_words or t.pos_ not in CONTENT_POS:
             continue
