@@ -336,8 +336,13 @@ def _announces_change(doc: Any) -> bool:
 
 def _moves_off(root: Any, predicate: str | None) -> bool:
     """Whether a change verb names what it leaves behind with "off" or "from" ("moving off AWS onto
-    Azure", "switched from Jira to Linear"): the old value, as "left" and "replaced" name it."""
-    if root is None or predicate not in CHANGE_LEMMAS:
+    Azure", "switched from Jira to Linear"), or any verb with "instead of": the old value, as "left"
+    and "replaced" name it."""
+    if root is None:
+        return False
+    if any({t.lower_, *(c.lower_ for c in t.children)} >= {"instead", "of"} for t in root.subtree):
+        return True  # "through Adyen instead of Stripe"
+    if predicate not in CHANGE_LEMMAS:
         return False
     children = list(root.children)
     if any(c.dep_ == "prt" and c.lower_ == "off" for c in children):  # "moving off AWS"
