@@ -126,6 +126,8 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
         return True
     if a.decided and b.decided and a.subject and a.subject == b.subject and a.names & b.names:
         return True  # two decisions of one subject about one named thing: the later one stands
+    if _decided_again(a, b) or _decided_again(b, a):
+        return True
     if b.change and b.replaces and a.values & b.values:
         return True  # "Bob left Google and joined Stripe" names the value it replaces
     if old.families & new.families:
@@ -216,6 +218,24 @@ def _names_the_act(noun: Clause, verb: Clause) -> bool:
     if not (noun.subject and verb.predicate):
         return False
     return stem(noun.subject.split()[-1]) == stem(verb.predicate)
+
+
+def _decided_again(decision: Clause, changed: Clause) -> bool:
+    """Whether ``changed`` announces a new value for what ``decision`` decided ("We decided to use
+    Postgres for the events store" / "Scratch that, the events store will be ClickHouse";
+    "Decision: launch in Germany first" / "Change of plan: we're launching in France first"): it
+    names the thing decided on, not by a name, and a name the decision did not give."""
+    if not (changed.change and (decision.decided or (decision.key or "").endswith(("decision", "plan")))):
+        return False
+    if not changed.names - decision.names:
+        return False
+    things = {m for m in decision.mentions if not set(m.split()) & decision.names}
+    worded = {stem(lemma) for lemma in changed.lemmas}
+    return bool(things & changed.mentions) or bool((decision.values - _name_stems(decision)) & worded)
+
+
+def _name_stems(clause: Clause) -> frozenset[str]:
+    return frozenset(stem(name) for name in clause.names)
 
 
 def _redoes(again: Clause, other: Clause) -> bool:

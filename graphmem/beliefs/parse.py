@@ -424,9 +424,21 @@ def sentence_count(text: str) -> int:
     return sum(1 for _ in parse_doc(text).sents)
 
 
+# A sentence opened by a correction ("Scratch that, ...", "Change of plan: ...") says how things
+# are now, as "now" does; the rest of it is the statement.
+_CORRECTION = re.compile(
+    r"^\s*(?:scratch that|change of plans?|correction|update|actually|on second thoughts?|never mind|"
+    r"plans? changed|turns out)\s*[,:;\u2014-]\s*",
+    re.IGNORECASE,
+)
+
+
 def read_clause(text: str, speaker: str | None = None) -> Clause:
     """The clause reading of ``text``; 'I' is ``speaker`` (else 'user'). A diary note's dropped
     first person is put back, and stays unknown when no speaker is named: whoever wrote it."""
+    opener = _CORRECTION.match(text)
+    if opener is not None and text[opener.end() :].strip():
+        return replace(read_clause(text[opener.end() :], speaker), change=True)
     named = named_subject(text)
     if named is not None:
         name, nouns, with_pronoun = named

@@ -103,6 +103,10 @@ def test_grammar_read_updates_of_session_21(old: str, new: str) -> None:
         ("We build the app with Gradle.", "Builds are all Bazel these days."),
         # the same thing at a new time, the reason for it in a clause of its own
         ("I catch the 6:50 bus.", "I've been catching the 7:20 bus since the route changed."),
+        # "instead of" names the value replaced
+        ("We're going with Mailgun for email.", "Email will go through Postmark instead of Mailgun."),
+        # a correction opener announces the change; the thing decided on is named again
+        ("We decided to use MySQL for the audit log.", "Scratch that, the audit log will be Elasticsearch."),
     ],
 )
 def test_grammar_read_updates_of_session_22(old: str, new: str) -> None:
