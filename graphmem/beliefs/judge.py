@@ -348,7 +348,8 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
         return Verdict(True, "negation")
     if b.additive and (not b.negated or a.negated):  # "I don't drink alcohol either" adds a denial
         return Verdict(False, "an addition")
-    if _restates(a, b, cosine) and "instead" not in b.lemmas:  # what is done instead is not the same
+    # what is done instead is not the same, nor is selling or leaving what the other one names
+    if _restates(a, b, cosine) and "instead" not in b.lemmas and not (b.replaces and a.values & b.values):
         return Verdict(False, "restates or narrows")
     if b.change or a.change:
         return Verdict(True, "change announced")

@@ -54,7 +54,7 @@ CHANGE_LEMMAS = _words(
     "anymore longer new since reassign upgrade downgrade quit stop adopt sell drop hire appoint "
     "reschedule postpone push delay raise cut lower increase reduce update rename convert currently "
     "retire resign fire sack marry divorce split engage grow rise climb jump extend shrink double halve "
-    "instead nowadays correct amend revise adjust up hike"
+    "instead nowadays correct amend revise adjust up hike bump"
 )
 # A light verb with a particle that says someone or something took another's place ("Ncube took
 # over as the lab's PI", "Dana stepped in as interim lead"): a change verb of its own.
@@ -204,8 +204,8 @@ def _state_participle(root: Any) -> Any:
 def _moved_to(participle: Any, aux: Any) -> bool:
     """Whether a past passive of a change verb says where its subject went: "The server was
     upgraded to Ubuntu 24.04", "has been moved to the Vega room" (an act, not a state like "is
-    engaged to Keiko")."""
-    past = aux.lemma_ == "be" and (aux.tag_ == "VBD" or aux.text.lower() == "been")
+    engaged to Keiko"); "got moved up to Dec 10" too."""
+    past = (aux.lemma_ == "be" and (aux.tag_ == "VBD" or aux.text.lower() == "been")) or aux.lemma_ == "get"
     to = any(c.dep_ == "prep" and c.lower_ == "to" for c in participle.children)
     return past and to and participle.lemma_.lower() in CHANGE_LEMMAS
 

@@ -107,6 +107,11 @@ def test_grammar_read_updates_of_session_21(old: str, new: str) -> None:
         ("We're going with Mailgun for email.", "Email will go through Postmark instead of Mailgun."),
         # a correction opener announces the change; the thing decided on is named again
         ("We decided to use MySQL for the audit log.", "Scratch that, the audit log will be Elasticsearch."),
+        # "got moved to" is the act of a change verb, as "was moved to" is; "bumped" raises
+        ("The code freeze starts on June 2.", "The code freeze got moved up to May 28."),
+        ("My reading goal is 20 books a year.", "I bumped my reading goal to 30 books a year."),
+        # selling what the other statement names is no restatement of it
+        ("Ola's bike is a Brompton.", "Ola sold the Brompton; she walks everywhere now."),
     ],
 )
 def test_grammar_read_updates_of_session_22(old: str, new: str) -> None:
