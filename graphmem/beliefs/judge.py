@@ -84,7 +84,10 @@ def _names(clause: Clause, subject: str | None) -> bool:
     if subject in clause.mentions:
         return True
     owned = _possessed(subject)
-    return owned is not None and owned[0] in clause.mentions and owned[1] in clause.mentions
+    if owned is None or owned[0] not in clause.mentions:
+        return False
+    head = owned[1].split()[-1]  # "my inhaler" names "my asthma inhaler"
+    return owned[1] in clause.mentions or any(m.split()[-1] == head for m in clause.mentions)
 
 
 def _keyed(note: Clause, other: Clause) -> bool:
@@ -209,7 +212,10 @@ def _changes_the_slot_of(changed: Clause, other: Clause) -> bool:
         return False
     # a number in a mention is the new value the slot is given: "the 3pm-11pm shift" is the shift
     named = {" ".join(w for w in m.split() if not any(c.isdigit() for c in w)) for m in changed.mentions}
-    return bool(other.slot_nouns & (changed.mentions | named))
+    if other.slot_nouns & (changed.mentions | named):
+        return True
+    heads = {m.split()[-1] for m in changed.mentions if m}  # "my inhaler" is "my asthma inhaler"
+    return changed.replaces and any(slot.split()[-1] in heads for slot in other.slot_nouns)
 
 
 def _names_the_act(noun: Clause, verb: Clause) -> bool:

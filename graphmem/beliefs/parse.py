@@ -60,7 +60,7 @@ CHANGE_LEMMAS = _words(
 # over as the lab's PI", "Dana stepped in as interim lead"): a change verb of its own.
 PHRASAL_CHANGES = _words(
     "take_over step_in step_down step_up hand_over switch_over move_in move_out give_up "
-    "put_up bump_up call_off"
+    "put_up bump_up call_off break_up split_up come_off"
 )
 CHANGE_LEMMAS = CHANGE_LEMMAS | PHRASAL_CHANGES
 # Words the small model tags as adverbs where they are a verb's particle ("stepped down as lead").
@@ -83,7 +83,8 @@ VALUE_DEPS = _words("attr acomp dobj pobj oprd compound amod nummod npadvmod app
 # A note written as "key: value" ("Marco's diet: vegetarian", "Tara — medication: losartan").
 _KEY_VALUE = re.compile(r"^\s*([^:]{1,60}?)\s*:\s*(\S.*?)\s*[.!]?\s*$")
 ENDING_LEMMAS = _words(
-    "stop quit cancel end abandon drop scrap ditch resign step_down give_up finish close call_off"
+    "stop quit cancel end abandon drop scrap ditch resign step_down give_up finish call_off "
+    "break_up split_up come_off"
 )
 # a number, and a suffix that scales it or says it is a time or an ordinal ("3pm", "5k", "2nd"); a
 # unit written onto it is not one ("20mg" is 20, not 20 million and a "g")
@@ -313,6 +314,8 @@ def _phrasal(verb: Any) -> str | None:
             or (c.dep_ == "advmod" and c.i > verb.i and c.lower_ in PARTICLES)  # "put the rent up"
             # a preposition with no object of its own: "handed the team over to Irene"
             or (c.dep_ == "prep" and c.lower_ in PARTICLES and not any(g.dep_ == "pobj" for g in c.children))
+            # "off" with its object: "came off the blood thinners" leaves them
+            or (c.dep_ == "prep" and c.lower_ == "off")
             # or after the verb's object ("put the rent up to £1,350")
             or (
                 c.dep_ == "prep"
@@ -360,6 +363,11 @@ def _negated(doc: Any, root: Any, phrasal: str | None, lower: str) -> bool:
         return True
     ended = any(t.pos_ == "VERB" and t.lemma_.lower() in ENDING_LEMMAS for t in doc)
     ended = ended or phrasal in ENDING_LEMMAS  # "stepped down as head of sales"
+    # "closed my Barclays account" ends it; "the shop closes at 6" says when
+    ended = ended or any(
+        t.pos_ == "VERB" and t.lemma_.lower() == "close" and any(c.dep_ == "dobj" for c in t.children)
+        for t in doc
+    )
     denied = any(t.lower_ in CLAUSE_NEGATIONS and not _embedded(t) for t in doc)
     return denied or ended or "no longer" in lower
 
@@ -427,8 +435,8 @@ def sentence_count(text: str) -> int:
 # A sentence opened by a correction ("Scratch that, ...", "Change of plan: ...") says how things
 # are now, as "now" does; the rest of it is the statement.
 _CORRECTION = re.compile(
-    r"^\s*(?:scratch that|change of plans?|correction|update|actually|on second thoughts?|never mind|"
-    r"plans? changed|turns out)\s*[,:;\u2014-]\s*",
+    r"^\s*(?:(?:scratch that|change of plans?|correction|update|actually|on second thoughts?|never mind|"
+    r"plans? changed|turns out)\s*[,:;\u2014-]|(?:it )?turns out(?: that)?\s)\s*",
     re.IGNORECASE,
 )
 

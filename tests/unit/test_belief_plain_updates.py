@@ -112,6 +112,14 @@ def test_grammar_read_updates_of_session_21(old: str, new: str) -> None:
         ("My reading goal is 20 books a year.", "I bumped my reading goal to 30 books a year."),
         # selling what the other statement names is no restatement of it
         ("Ola's bike is a Brompton.", "Ola sold the Brompton; she walks everywhere now."),
+        # ending phrasal verbs: "broke up", "came off"; closing an account ends it
+        ("Mira is going out with Sven.", "Mira and Sven split up last month."),
+        ("Theo takes statins.", "Theo came off the statins in May."),
+        ("I bank with Lloyds.", "Closed my Lloyds account and moved to Starling."),
+        # "Turns out" opens a correction without a comma
+        ("Jade is allergic to aspirin.", "Turns out Jade isn't allergic to aspirin after all."),
+        # someone switched "my inhaler": the head noun names "my asthma inhaler"
+        ("My hay fever spray is Beconase.", "The pharmacist switched my spray to Nasonex."),
     ],
 )
 def test_grammar_read_updates_of_session_22(old: str, new: str) -> None:
@@ -129,6 +137,8 @@ def test_grammar_read_updates_of_session_22(old: str, new: str) -> None:
         ("The shop opens at 9.", "The shop closes at 6 on weekdays."),
         # a new time for someone else's bus
         ("I catch the 6:50 bus.", "My sister catches the 7:20 bus now."),
+        # a shop closing at a time ends nothing
+        ("The bakery is on Elm Street.", "The bakery closes at 4 on Saturdays."),
     ],
 )
 def test_look_alikes_of_session_22_stay(old: str, new: str) -> None:
