@@ -11,6 +11,7 @@ and by how similar the two statements are.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -117,6 +118,8 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
         return False  # "works as a hydrologist" and "cycles to work": two things the subject does
     if _same_measure(a, b):
         return True  # "I run 20 km a week" / "I'm up to 35 km a week": one measure, a new number
+    if (a.change or b.change) and _one_act(a, b) and _new_hours(old.body, new.body):
+        return True  # "My shift is 7am-3pm" / "I'm on nights now, 11pm-7am": new hours
     if _changes_the_subject_of(a, b) or _changes_the_subject_of(b, a):
         return True
     if _changes_itself(a, b) or _changes_itself(b, a):
@@ -164,6 +167,25 @@ def _changes_the_subject_of(changed: Clause, other: Clause) -> bool:
     if not (changed.predicate in CHANGE_LEMMAS and other.subject) or other.subject == changed.subject:
         return False  # the verb itself is the change ("a new sofa" changes nothing of the cat's)
     return _names(changed, other.subject)
+
+
+# hours from one time of day to another: "7am-3pm", "9 to 5", "8:30-16:00"
+_HOURS = re.compile(
+    r"\b(\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?)\s*(?:-|\u2013|to|till|until)\s*(\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?)\b",
+    re.IGNORECASE,
+)
+
+
+def _one_act(a: Clause, b: Clause) -> bool:
+    """Whether the clauses do not say two different things the subject does ("works", "volunteers")."""
+    return not (a.predicate and b.predicate and a.predicate != b.predicate)
+
+
+def _new_hours(old: str, new: str) -> bool:
+    """Whether both statements give hours, and not the same ones."""
+    hours_old = {(x.replace(" ", "").lower(), y.replace(" ", "").lower()) for x, y in _HOURS.findall(old)}
+    hours_new = {(x.replace(" ", "").lower(), y.replace(" ", "").lower()) for x, y in _HOURS.findall(new)}
+    return bool(hours_old and hours_new) and not hours_old & hours_new
 
 
 def _worded(clause: Clause) -> frozenset[str]:

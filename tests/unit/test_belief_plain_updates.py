@@ -120,6 +120,8 @@ def test_grammar_read_updates_of_session_21(old: str, new: str) -> None:
         ("Jade is allergic to aspirin.", "Turns out Jade isn't allergic to aspirin after all."),
         # someone switched "my inhaler": the head noun names "my asthma inhaler"
         ("My hay fever spray is Beconase.", "The pharmacist switched my spray to Nasonex."),
+        # new hours, announced as a change
+        ("My rota is 6am-2pm.", "I'm on lates now, 2pm-10pm."),
     ],
 )
 def test_grammar_read_updates_of_session_22(old: str, new: str) -> None:
@@ -139,6 +141,8 @@ def test_grammar_read_updates_of_session_22(old: str, new: str) -> None:
         ("I catch the 6:50 bus.", "My sister catches the 7:20 bus now."),
         # a shop closing at a time ends nothing
         ("The bakery is on Elm Street.", "The bakery closes at 4 on Saturdays."),
+        # hours of another thing the subject does
+        ("I work 9am-5pm.", "I volunteer 6pm-8pm on Tuesdays now."),
     ],
 )
 def test_look_alikes_of_session_22_stay(old: str, new: str) -> None:
