@@ -1,13 +1,13 @@
-"""Belief pairs through REST, offline (no LLM): a regression check of the belief check on 432
+"""Belief pairs through REST, offline (no LLM): a regression check of the belief check on 452
 pairs of statements written by the engineers while they worked on it (bench/eval/belief_pairs.jsonl:
-217 updates, 215 look-alikes that must both stay; set session21-8 was written before the code read
+230 updates, 222 look-alikes that must both stay; set session21-8 was written before the code read
 it and scored 28 of 40 on that first reading, set session22-9 24 of 40, session22-10 (look-alikes
 with days, bare nouns and closing times) 21 of 24, session22-11 (units written onto numbers) 10 of
 12, session22-12 (decisions, schedules, health, jobs) 19 of 30, session22-13 18 of 30,
 session22-14 (health, relationships, home life) 16 of 30, session22-15 (hours) 6 of 6
-after the rule they were written for). Each pair is written in a scope of its
-own, the old statement a day before the new one; an update passes when the old memory ends
-superseded, a look-alike when both stay active.
+after the rule they were written for, session22-16 (tools, employers) 13 of 20). Each pair is
+written in a scope of its own, the old statement a day before the new one; an update passes when
+the old memory ends superseded, a look-alike when both stay active.
 
 These pairs were looked at while the rules were written, so they are not a held-out measure:
 ``bench.belief_eval --half test`` is. Beside graphmem, the same run prints what the embedding alone
