@@ -56,6 +56,20 @@ class TermStats:
         return math.log(1 + (self.documents - n + 0.5) / (n + 0.5))
 
 
+@dataclass(frozen=True)
+class _Counted:
+    """A text's analysed words counted: how often each occurs, and how many there are."""
+
+    counts: Mapping[str, int]
+    length: int
+
+
+@lru_cache(maxsize=ANALYSED_TEXTS)
+def _counted(text: str) -> _Counted:
+    words = analyse(text)
+    return _Counted(dict(Counter(words)), len(words))
+
+
 def keyword_shares(
     query: str, texts: Mapping[str, str], pool: Mapping[str, str] | None = None
 ) -> dict[str, float]:
@@ -64,16 +78,25 @@ def keyword_shares(
     ``pool`` (default: ``texts``) gives the term statistics.
     """
     terms = list(dict.fromkeys(analyse(query)))
-    analysed = {m: analyse(t) for m, t in texts.items()}
-    stats = TermStats.of(analysed.values() if pool is None else (analyse(t) for t in pool.values()))
+    counted = {m: _counted(t) for m, t in texts.items()}
+    among = list(counted.values()) if pool is None else [_counted(t) for t in pool.values()]
+    # The statistics TermStats.of gives, for the query's terms only (no other term is weighed):
+    # a recall weighs a few terms over a pool of a hundred texts or more.
+    stats = TermStats(
+        len(among),
+        {t: sum(1 for c in among if t in c.counts) for t in terms},
+        sum(c.length for c in among) / len(among) if among else 0.0,
+    )
     weights = {t: stats.idf(t) for t in terms}
     total = sum(weights.values()) * (K1 + 1)
     if total <= 0:
         return {m: 0.0 for m in texts}
     shares = {}
-    for memory_id, words in analysed.items():
-        counts = Counter(words)
-        norm = K1 * (1 - B + B * len(words) / (stats.mean_length or 1.0))
-        score = sum(w * counts[t] * (K1 + 1) / (counts[t] + norm) for t, w in weights.items() if counts[t])
+    for memory_id, c in counted.items():
+        counts = c.counts
+        norm = K1 * (1 - B + B * c.length / (stats.mean_length or 1.0))
+        score = sum(
+            w * counts[t] * (K1 + 1) / (counts[t] + norm) for t, w in weights.items() if counts.get(t, 0)
+        )
         shares[memory_id] = min(1.0, score / total)
     return shares
