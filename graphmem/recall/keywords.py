@@ -56,18 +56,16 @@ class TermStats:
         return math.log(1 + (self.documents - n + 0.5) / (n + 0.5))
 
 
-@dataclass(frozen=True)
-class _Counted:
-    """A text's analysed words counted: how often each occurs, and how many there are."""
-
-    counts: Mapping[str, int]
-    length: int
-
-
 @lru_cache(maxsize=ANALYSED_TEXTS)
-def _counted(text: str) -> _Counted:
+def _counted(text: str) -> tuple[dict[str, int], int]:
+    """How often each analysed word of ``text`` occurs, and how many words it has (the counts in a
+    dict of plain values, which the garbage collector does not track: a full cache adds little
+    to its passes)."""
     words = analyse(text)
-    return _Counted(dict(Counter(words)), len(words))
+    counts: dict[str, int] = {}
+    for word in words:
+        counts[word] = counts.get(word, 0) + 1
+    return counts, len(words)
 
 
 def keyword_shares(
@@ -84,17 +82,16 @@ def keyword_shares(
     # a recall weighs a few terms over a pool of a hundred texts or more.
     stats = TermStats(
         len(among),
-        {t: sum(1 for c in among if t in c.counts) for t in terms},
-        sum(c.length for c in among) / len(among) if among else 0.0,
+        {t: sum(1 for counts, _ in among if t in counts) for t in terms},
+        sum(length for _, length in among) / len(among) if among else 0.0,
     )
     weights = {t: stats.idf(t) for t in terms}
     total = sum(weights.values()) * (K1 + 1)
     if total <= 0:
         return {m: 0.0 for m in texts}
     shares = {}
-    for memory_id, c in counted.items():
-        counts = c.counts
-        norm = K1 * (1 - B + B * c.length / (stats.mean_length or 1.0))
+    for memory_id, (counts, length) in counted.items():
+        norm = K1 * (1 - B + B * length / (stats.mean_length or 1.0))
         score = sum(
             w * counts[t] * (K1 + 1) / (counts[t] + norm) for t, w in weights.items() if counts.get(t, 0)
         )
