@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from functools import cache
@@ -184,6 +184,7 @@ class Recaller:
         self._settings = settings or RecallSettings()
         self._clock = clock or SystemClock()
         self._vectors: OrderedDict[tuple[str, ...], list[float]] = OrderedDict()
+        self._computing: dict[tuple[str, ...], Future[list[float]]] = {}  # query vectors under way
         self._cache_lock = threading.Lock()
         rows = self._settings.vector_cache_rows
         self._cache = VectorCache(embedder.dimension, rows) if rows > 0 else None
@@ -214,13 +215,44 @@ class Recaller:
                 self._vectors.move_to_end(texts)
             return cached
 
+    @staticmethod
+    def _texts(query: RecallQuery) -> tuple[str, ...]:
+        return (query.query, *(query.recent_context or []))
+
+    def prefetch(self, query: RecallQuery) -> None:
+        """Start computing the query vector of ``query`` in another thread, for the recall of it
+        that follows (the REST route calls this as the request arrives, so the embedding runs
+        while the request makes its way to a worker thread and the recall begins)."""
+        self._ahead(self._texts(query))
+
+    def _ahead(self, texts: tuple[str, ...]) -> Callable[[], list[float]]:
+        """The vector of ``texts`` as a call that returns it: known, under way, or started now in
+        another thread."""
+        known = self._known_vector(texts)
+        if known is not None:
+            return lambda: known
+        with self._cache_lock:
+            running = self._computing.get(texts)
+            started = running is None
+            if running is None:
+                running = self._computing[texts] = _embedding_pool().submit(self._embed, texts)
+        if started:  # outside the lock: a future already done runs the callback at once, here
+            running.add_done_callback(lambda _: self._done(texts))
+        return running.result
+
+    def _done(self, texts: tuple[str, ...]) -> None:
+        with self._cache_lock:
+            self._computing.pop(texts, None)
+
     def _query_vector(self, query: RecallQuery, *, ahead: bool) -> Callable[[], list[float]]:
         """The query's vector, as a call that returns it. With ``ahead``, a vector not cached is
         computed in another thread while the caller sends what does not need it (the fulltext
-        candidates)."""
-        texts = (query.query, *(query.recent_context or []))
-        if ahead and self._known_vector(texts) is None:
-            return _embedding_pool().submit(self._embed, texts).result
+        candidates); one already under way (:meth:`prefetch`) is waited for."""
+        texts = self._texts(query)
+        with self._cache_lock:
+            running = self._computing.get(texts)
+        if ahead or running is not None:
+            return self._ahead(texts)
         vector = self._embed(texts)
         return lambda: vector
 
