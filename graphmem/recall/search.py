@@ -286,7 +286,7 @@ class Recaller:
             )
             embedding = query_vector()
             cached = (
-                self._from_cache(tx, opened, query.query, embedding, seek, where, pool)
+                self._from_cache(tx, opened, query.query, embedding, seek, where, pool, bool(deeper))
                 if opened is not None
                 else None
             )
@@ -386,21 +386,19 @@ class Recaller:
         seek: SearchFilter,
         where: SearchFilter,
         pool: int,
+        deeper: bool,
     ) -> tuple[list[Candidate], list[Candidate], _Ahead | None] | None:
         """Vector and fulltext candidates from the vector cache, and the expansion read with them
         (chosen from the cached hits, as if every one passed the filters; none when the best
-        match is weak: sub-queries will add candidates). None when the cache cannot tell the exact
-        top ``pool`` (the filters dropped too many hits)."""
+        match is weak and the query has sub-queries (``deeper``): they will add candidates). None
+        when the cache cannot tell the exact top ``pool`` (the filters dropped too many hits)."""
         assert self._cache is not None
         nearest = self._cache.nearest(opened, embedding, pool)
         fulltext = self._cache.fulltext(opened, nearest)
         hits = [Hit(m, cosine, cosine, text) for m, cosine, text in nearest.hits[:pool]]
         best = max((h.score for h in hits), default=None)
-        plan = (
-            self._plan(query, hits, fulltext, [])
-            if similarity_confidence(best) >= self._settings.deep_below
-            else None
-        )
+        weak = similarity_confidence(best) < self._settings.deep_below
+        plan = None if weak and deeper else self._plan(query, hits, fulltext, [])
         expansion = None if plan is None else plan.expansion
         checked = self._cache.check(tx, opened, nearest, seek, pool, expansion, embedding, where)
         if checked is None:
