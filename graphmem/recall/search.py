@@ -17,24 +17,19 @@ in the graph and reads that expansion with them. When the hits that passed lead 
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
-from functools import cache
-
-import numpy as np
 
 from graphmem.clock import Clock, SystemClock
-from graphmem.embedding.base import Embedder, blend
+from graphmem.embedding.base import Embedder
 from graphmem.models import MemoryRecord, Recalled, RecallQuery, RecallResult
 from graphmem.recall.budget import tight_budget
 from graphmem.recall.evidence import Found, Hit, Plan, evidence_of, in_context
 from graphmem.recall.keywords import keyword_shares
 from graphmem.recall.lineage import LINEAGE_POOL, evidence_first, vouched
 from graphmem.recall.lucene import lucene_query
+from graphmem.recall.query_vectors import QueryVectors
 from graphmem.recall.ranking import (
     Evidence,
     Link,
@@ -90,18 +85,6 @@ class RecallSettings:
     # are held (4 bytes x dimension each and the text: 384 floats and a chat turn make about 170 MB
     # per 100k); 0 turns the cache off.
     vector_cache_rows: int = 250_000
-
-
-EMBEDDING_THREADS = 4  # query vectors computed ahead at once, per process (the rest wait their turn)
-
-
-@cache
-def _embedding_pool() -> ThreadPoolExecutor:
-    """The process's threads that compute query vectors ahead (started on first use)."""
-    return ThreadPoolExecutor(EMBEDDING_THREADS, thread_name_prefix="graphmem-query-vector")
-
-
-QUERY_VECTOR_CACHE = 512  # query vectors kept (about 12 KB each as a list of floats: 6 MB at most)
 
 
 def entity_weight(neighbour: Neighbour, candidates: int) -> float:
@@ -180,40 +163,11 @@ class Recaller:
         clock: Clock | None = None,
     ) -> None:
         self._search = search
-        self._embedder = embedder
         self._settings = settings or RecallSettings()
         self._clock = clock or SystemClock()
-        self._vectors: OrderedDict[tuple[str, ...], list[float]] = OrderedDict()
-        self._computing: dict[tuple[str, ...], Future[list[float]]] = {}  # query vectors under way
-        self._cache_lock = threading.Lock()
+        self._vectors = QueryVectors(embedder, self._settings.query_weight)
         rows = self._settings.vector_cache_rows
         self._cache = VectorCache(embedder.dimension, rows) if rows > 0 else None
-
-    def _embed(self, texts: tuple[str, ...]) -> list[float]:
-        """The query vector of ``texts`` (the query, then recent context), from a small LRU cache:
-        agents ask the same question again, and sub-queries repeat across recalls."""
-        cached = self._known_vector(texts)
-        if cached is not None:
-            return cached
-        vectors = self._embedder.embed(list(texts))
-        if len(texts) == 1:
-            vector: list[float] = np.asarray(vectors[0], dtype=np.float64).tolist()
-        else:
-            context = np.asarray(vectors[1:]).mean(axis=0)
-            w = self._settings.query_weight
-            vector = [float(x) for x in blend(np.stack([vectors[0], context]), [w, 1.0 - w])]
-        with self._cache_lock:
-            self._vectors[texts] = vector
-            while len(self._vectors) > QUERY_VECTOR_CACHE:
-                self._vectors.popitem(last=False)
-        return vector
-
-    def _known_vector(self, texts: tuple[str, ...]) -> list[float] | None:
-        with self._cache_lock:
-            cached = self._vectors.get(texts)
-            if cached is not None:
-                self._vectors.move_to_end(texts)
-            return cached
 
     @staticmethod
     def _texts(query: RecallQuery) -> tuple[str, ...]:
@@ -221,39 +175,17 @@ class Recaller:
 
     def prefetch(self, query: RecallQuery) -> None:
         """Start computing the query vector of ``query`` in another thread, for the recall of it
-        that follows (the REST route calls this as the request arrives, so the embedding runs
-        while the request makes its way to a worker thread and the recall begins)."""
-        self._ahead(self._texts(query))
-
-    def _ahead(self, texts: tuple[str, ...]) -> Callable[[], list[float]]:
-        """The vector of ``texts`` as a call that returns it: known, under way, or started now in
-        another thread."""
-        known = self._known_vector(texts)
-        if known is not None:
-            return lambda: known
-        with self._cache_lock:
-            running = self._computing.get(texts)
-            started = running is None
-            if running is None:
-                running = self._computing[texts] = _embedding_pool().submit(self._embed, texts)
-        if started:  # outside the lock: a future already done runs the callback at once, here
-            running.add_done_callback(lambda _: self._done(texts))
-        return running.result
-
-    def _done(self, texts: tuple[str, ...]) -> None:
-        with self._cache_lock:
-            self._computing.pop(texts, None)
+        that follows (the REST route calls this as the request arrives)."""
+        self._vectors.ahead(self._texts(query))
 
     def _query_vector(self, query: RecallQuery, *, ahead: bool) -> Callable[[], list[float]]:
         """The query's vector, as a call that returns it. With ``ahead``, a vector not cached is
         computed in another thread while the caller sends what does not need it (the fulltext
         candidates); one already under way (:meth:`prefetch`) is waited for."""
         texts = self._texts(query)
-        with self._cache_lock:
-            running = self._computing.get(texts)
-        if ahead or running is not None:
-            return self._ahead(texts)
-        vector = self._embed(texts)
+        if ahead or self._vectors.under_way(texts):
+            return self._vectors.ahead(texts)
+        vector = self._vectors.get(texts)
         return lambda: vector
 
     def recall(self, query: RecallQuery) -> RecallResult:
@@ -309,7 +241,7 @@ class Recaller:
             deep: list[Candidate] = []
             if similarity_confidence(best) < s.deep_below:  # R4: search deeper, within the budget
                 for text in deeper:
-                    vec = self._embed((text,))
+                    vec = self._vectors.get((text,))
                     deep += self._nearest(tx, opened, vec, seek, pool * 2)
             plan = (ahead and ahead.plan_for(vector, deep)) or self._plan(query.query, vector, fulltext, deep)
             evidence, reasons, pool_texts = plan.evidence, plan.reasons, plan.texts
