@@ -278,11 +278,8 @@ class Recaller:
 
         found = self._search.read(work)
         scores = beliefs_in_order({m: score for m, score, _ in found.ranked}, found.contradictions)
-        # Built from records already validated (store/search.py), with a float and strings added.
         results = [
-            Recalled.model_construct(
-                **found.memories[m].model_dump(), score=round(scores[m], 6), match_reasons=reasons
-            )
+            Recalled(**found.memories[m].model_dump(), score=round(scores[m], 6), match_reasons=reasons)
             for m, _, reasons in sorted(found.ranked, key=lambda e: -scores[e[0]])
             if m in found.memories
         ]
