@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import threading
 from collections.abc import AsyncIterator, Callable
@@ -84,6 +85,10 @@ def create_app(
             memory.resume_background_writes()  # W12: batches a dead process accepted (202)
         except GraphmemError as e:  # the API still starts; /v1/health reports the problem
             log.warning("graphmem is not ready yet: %s", e)
+        # What start-up made (modules, routes, schemas, the driver) lives as long as the process:
+        # frozen, the collector's full passes no longer walk it on the request path (about half
+        # of the collector's work in a recall at 100k memories, by perf).
+        gc.freeze()
         flusher = start_idle_flush(memory, flush_idle_minutes)
         scheduler = None
         if consolidation_heartbeat is not None:  # C8: overdue jobs now, then on every beat

@@ -57,11 +57,11 @@ def serve(port: int, out: Path) -> None:
     import graphmem.api.app as app_module
     from graphmem.cli import main as cli_main
     from graphmem.memory import Memory
-    from graphmem.recall.search import Recaller
+    from graphmem.recall.query_vectors import QueryVectors
     from graphmem.store import executor
 
     Memory.recall_query = _timed("recall", Memory.recall_query)  # type: ignore[method-assign]
-    Recaller._embed = _timed("embed query", Recaller._embed)  # type: ignore[method-assign]
+    QueryVectors.get = _timed("embed query", QueryVectors.get)  # type: ignore[method-assign]
     run = executor.Transaction.run
 
     def timed_run(self: Any, name: str, **params: Any) -> Any:

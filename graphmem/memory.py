@@ -277,6 +277,12 @@ class Memory:
         )
         return self.recall_query(request, allowed=allowed)
 
+    def prefetch_recall(self, request: RecallQuery) -> None:
+        """Start computing the query vector of ``request`` in the background, for a
+        :meth:`recall_query` of it that follows (a server calls this as the request arrives).
+        Reads nothing and raises nothing: an embedding error surfaces in the recall."""
+        self._recaller.prefetch(request)
+
     def recall_query(self, request: RecallQuery, *, allowed: Sequence[str] | None = None) -> RecallResult:
         """Recall from a prepared :class:`RecallQuery` (after pending background writes of its scope),
         cut to ``max_tokens`` and with its ``cost`` (X6).

@@ -18,6 +18,8 @@ router = APIRouter(tags=["recall"], responses=ERROR_RESPONSES)
 async def recall(body: RecallQuery, memory: MemoryDep, allowed: AllowedDep) -> RecallResult:
     """Hybrid recall (vector + fulltext candidates scored by relevance, spread to their graph
     neighbours) with confidence and evidence gaps."""
+    # The query vector is computed from now on, while the request reaches a worker thread.
+    memory.prefetch_recall(body)
     # Awaited in a worker thread here rather than declared sync: FastAPI then checks the answer
     # on the event loop instead of in a second worker thread.
     return await run_in_threadpool(partial(memory.recall_query, body, allowed=allowed))

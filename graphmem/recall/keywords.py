@@ -56,6 +56,18 @@ class TermStats:
         return math.log(1 + (self.documents - n + 0.5) / (n + 0.5))
 
 
+@lru_cache(maxsize=ANALYSED_TEXTS)
+def _counted(text: str) -> tuple[dict[str, int], int]:
+    """How often each analysed word of ``text`` occurs, and how many words it has (the counts in a
+    dict of plain values, which the garbage collector does not track: a full cache adds little
+    to its passes)."""
+    words = analyse(text)
+    counts: dict[str, int] = {}
+    for word in words:
+        counts[word] = counts.get(word, 0) + 1
+    return counts, len(words)
+
+
 def keyword_shares(
     query: str, texts: Mapping[str, str], pool: Mapping[str, str] | None = None
 ) -> dict[str, float]:
@@ -64,16 +76,24 @@ def keyword_shares(
     ``pool`` (default: ``texts``) gives the term statistics.
     """
     terms = list(dict.fromkeys(analyse(query)))
-    analysed = {m: analyse(t) for m, t in texts.items()}
-    stats = TermStats.of(analysed.values() if pool is None else (analyse(t) for t in pool.values()))
+    counted = {m: _counted(t) for m, t in texts.items()}
+    among = list(counted.values()) if pool is None else [_counted(t) for t in pool.values()]
+    # The statistics TermStats.of gives, for the query's terms only (no other term is weighed):
+    # a recall weighs a few terms over a pool of a hundred texts or more.
+    stats = TermStats(
+        len(among),
+        {t: sum(1 for counts, _ in among if t in counts) for t in terms},
+        sum(length for _, length in among) / len(among) if among else 0.0,
+    )
     weights = {t: stats.idf(t) for t in terms}
     total = sum(weights.values()) * (K1 + 1)
     if total <= 0:
         return {m: 0.0 for m in texts}
     shares = {}
-    for memory_id, words in analysed.items():
-        counts = Counter(words)
-        norm = K1 * (1 - B + B * len(words) / (stats.mean_length or 1.0))
-        score = sum(w * counts[t] * (K1 + 1) / (counts[t] + norm) for t, w in weights.items() if counts[t])
+    for memory_id, (counts, length) in counted.items():
+        norm = K1 * (1 - B + B * length / (stats.mean_length or 1.0))
+        score = sum(
+            w * counts[t] * (K1 + 1) / (counts[t] + norm) for t, w in weights.items() if counts.get(t, 0)
+        )
         shares[memory_id] = min(1.0, score / total)
     return shares

@@ -17,24 +17,19 @@ in the graph and reads that expansion with them. When the hits that passed lead 
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
-from functools import cache
-
-import numpy as np
 
 from graphmem.clock import Clock, SystemClock
-from graphmem.embedding.base import Embedder, blend
+from graphmem.embedding.base import Embedder
 from graphmem.models import MemoryRecord, Recalled, RecallQuery, RecallResult
 from graphmem.recall.budget import tight_budget
 from graphmem.recall.evidence import Found, Hit, Plan, evidence_of, in_context
 from graphmem.recall.keywords import keyword_shares
 from graphmem.recall.lineage import LINEAGE_POOL, evidence_first, vouched
 from graphmem.recall.lucene import lucene_query
+from graphmem.recall.query_vectors import QueryVectors
 from graphmem.recall.ranking import (
     Evidence,
     Link,
@@ -90,18 +85,6 @@ class RecallSettings:
     # are held (4 bytes x dimension each and the text: 384 floats and a chat turn make about 170 MB
     # per 100k); 0 turns the cache off.
     vector_cache_rows: int = 250_000
-
-
-EMBEDDING_THREADS = 4  # query vectors computed ahead at once, per process (the rest wait their turn)
-
-
-@cache
-def _embedding_pool() -> ThreadPoolExecutor:
-    """The process's threads that compute query vectors ahead (started on first use)."""
-    return ThreadPoolExecutor(EMBEDDING_THREADS, thread_name_prefix="graphmem-query-vector")
-
-
-QUERY_VECTOR_CACHE = 512  # query vectors kept (about 12 KB each as a list of floats: 6 MB at most)
 
 
 def entity_weight(neighbour: Neighbour, candidates: int) -> float:
@@ -180,48 +163,29 @@ class Recaller:
         clock: Clock | None = None,
     ) -> None:
         self._search = search
-        self._embedder = embedder
         self._settings = settings or RecallSettings()
         self._clock = clock or SystemClock()
-        self._vectors: OrderedDict[tuple[str, ...], list[float]] = OrderedDict()
-        self._cache_lock = threading.Lock()
+        self._vectors = QueryVectors(embedder, self._settings.query_weight)
         rows = self._settings.vector_cache_rows
         self._cache = VectorCache(embedder.dimension, rows) if rows > 0 else None
 
-    def _embed(self, texts: tuple[str, ...]) -> list[float]:
-        """The query vector of ``texts`` (the query, then recent context), from a small LRU cache:
-        agents ask the same question again, and sub-queries repeat across recalls."""
-        cached = self._known_vector(texts)
-        if cached is not None:
-            return cached
-        vectors = self._embedder.embed(list(texts))
-        if len(texts) == 1:
-            vector: list[float] = np.asarray(vectors[0], dtype=np.float64).tolist()
-        else:
-            context = np.asarray(vectors[1:]).mean(axis=0)
-            w = self._settings.query_weight
-            vector = [float(x) for x in blend(np.stack([vectors[0], context]), [w, 1.0 - w])]
-        with self._cache_lock:
-            self._vectors[texts] = vector
-            while len(self._vectors) > QUERY_VECTOR_CACHE:
-                self._vectors.popitem(last=False)
-        return vector
+    @staticmethod
+    def _texts(query: RecallQuery) -> tuple[str, ...]:
+        return (query.query, *(query.recent_context or []))
 
-    def _known_vector(self, texts: tuple[str, ...]) -> list[float] | None:
-        with self._cache_lock:
-            cached = self._vectors.get(texts)
-            if cached is not None:
-                self._vectors.move_to_end(texts)
-            return cached
+    def prefetch(self, query: RecallQuery) -> None:
+        """Start computing the query vector of ``query`` in another thread, for the recall of it
+        that follows (the REST route calls this as the request arrives)."""
+        self._vectors.ahead(self._texts(query))
 
     def _query_vector(self, query: RecallQuery, *, ahead: bool) -> Callable[[], list[float]]:
         """The query's vector, as a call that returns it. With ``ahead``, a vector not cached is
         computed in another thread while the caller sends what does not need it (the fulltext
-        candidates)."""
-        texts = (query.query, *(query.recent_context or []))
-        if ahead and self._known_vector(texts) is None:
-            return _embedding_pool().submit(self._embed, texts).result
-        vector = self._embed(texts)
+        candidates); one already under way (:meth:`prefetch`) is waited for."""
+        texts = self._texts(query)
+        if ahead or self._vectors.under_way(texts):
+            return self._vectors.ahead(texts)
+        vector = self._vectors.get(texts)
         return lambda: vector
 
     def recall(self, query: RecallQuery) -> RecallResult:
@@ -254,7 +218,7 @@ class Recaller:
             )
             embedding = query_vector()
             cached = (
-                self._from_cache(tx, opened, query.query, embedding, seek, where, pool)
+                self._from_cache(tx, opened, query.query, embedding, seek, where, pool, bool(deeper))
                 if opened is not None
                 else None
             )
@@ -277,7 +241,7 @@ class Recaller:
             deep: list[Candidate] = []
             if similarity_confidence(best) < s.deep_below:  # R4: search deeper, within the budget
                 for text in deeper:
-                    vec = self._embed((text,))
+                    vec = self._vectors.get((text,))
                     deep += self._nearest(tx, opened, vec, seek, pool * 2)
             plan = (ahead and ahead.plan_for(vector, deep)) or self._plan(query.query, vector, fulltext, deep)
             evidence, reasons, pool_texts = plan.evidence, plan.reasons, plan.texts
@@ -354,21 +318,19 @@ class Recaller:
         seek: SearchFilter,
         where: SearchFilter,
         pool: int,
+        deeper: bool,
     ) -> tuple[list[Candidate], list[Candidate], _Ahead | None] | None:
         """Vector and fulltext candidates from the vector cache, and the expansion read with them
         (chosen from the cached hits, as if every one passed the filters; none when the best
-        match is weak: sub-queries will add candidates). None when the cache cannot tell the exact
-        top ``pool`` (the filters dropped too many hits)."""
+        match is weak and the query has sub-queries (``deeper``): they will add candidates). None
+        when the cache cannot tell the exact top ``pool`` (the filters dropped too many hits)."""
         assert self._cache is not None
         nearest = self._cache.nearest(opened, embedding, pool)
         fulltext = self._cache.fulltext(opened, nearest)
         hits = [Hit(m, cosine, cosine, text) for m, cosine, text in nearest.hits[:pool]]
         best = max((h.score for h in hits), default=None)
-        plan = (
-            self._plan(query, hits, fulltext, [])
-            if similarity_confidence(best) >= self._settings.deep_below
-            else None
-        )
+        weak = similarity_confidence(best) < self._settings.deep_below
+        plan = None if weak and deeper else self._plan(query, hits, fulltext, [])
         expansion = None if plan is None else plan.expansion
         checked = self._cache.check(tx, opened, nearest, seek, pool, expansion, embedding, where)
         if checked is None:
