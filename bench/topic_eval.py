@@ -199,7 +199,8 @@ def run_half(client: httpx.Client, target: Neo4jTarget, half: str, show: bool, n
         for semantic, sources in found.items():
             labels = Counter(topic_of.get(m) or "noise" for m in sources)
             print(
-                json.dumps({"set": name, "half": half, "cluster": dict(labels), "text": texts.get(semantic)}), flush=True
+                json.dumps({"set": name, "half": half, "cluster": dict(labels), "text": texts.get(semantic)}),
+                flush=True,
             )
 
 

@@ -88,3 +88,43 @@ def peeled(graph: ig.Graph, members: list[int], share: float) -> list[int]:
     strength = graph.induced_subgraph(members).strength(weights="weight")
     median = float(np.median(strength)) if strength else 0.0
     return [v for v, s in zip(members, strength, strict=True) if s >= share * median]
+
+
+def separated(
+    graph: ig.Graph, agreed: ig.Graph, members: list[int], modularity: float, min_size: int, agreement: float
+) -> list[list[int]]:
+    """``members`` split into their Leiden-modularity parts on ``graph`` when the split is clear
+    and the consensus never held it together: at least two parts of ``min_size``, a modularity
+    of at least ``modularity`` (0: never split), and the candidate pairs across the parts put
+    together by fewer than ``agreement`` of the runs on average (``agreed``: the candidate pairs
+    as edges, their share of runs as ``vote``). A smaller part joins the large part it is most
+    tied to. Recursive while a part splits so again.
+
+    Such a group is two topics chained together by the second view or by a few members: a person
+    in two threads (a friend met at the running club and at the reading circle), a word two
+    subjects share. A topic's own parts, each run's Leiden mostly puts together.
+    """
+    if not modularity or len(members) < 2 * min_size:
+        return [members]
+    sub = graph.induced_subgraph(members)  # sub vertex k is members[k]
+    with seeded(SPLIT_SEED):
+        found = sub.community_leiden(objective_function="modularity", weights="weight", n_iterations=-1)
+    label = list(found.membership)
+    large = sorted({c for c in label if label.count(c) >= min_size})
+    if len(large) < 2 or sub.modularity(label, weights="weight") < modularity:
+        return [members]
+    tie = np.zeros((len(members), max(label) + 1))
+    for (a, b), weight in zip(sub.get_edgelist(), sub.es["weight"], strict=True):
+        tie[a, label[b]] += weight
+        tie[b, label[a]] += weight
+    home = [
+        c if c in large else max(large, key=lambda part: (tie[k, part], -part)) for k, c in enumerate(label)
+    ]
+    pairs = agreed.induced_subgraph(members)
+    across = [
+        v for (a, b), v in zip(pairs.get_edgelist(), pairs.es["vote"], strict=True) if home[a] != home[b]
+    ]
+    if across and float(np.mean(across)) >= agreement:
+        return [members]
+    parts = [sorted(members[k] for k in range(len(members)) if home[k] == c) for c in large]
+    return [q for p in parts for q in separated(graph, agreed, p, modularity, min_size, agreement)]

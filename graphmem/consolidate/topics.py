@@ -89,7 +89,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from graphmem.consolidate.clustering import Cluster, split_oversized
-from graphmem.consolidate.consensus import graphs_above, peeled, shared_ties, spread, votes
+from graphmem.consolidate.consensus import graphs_above, peeled, separated, shared_ties, spread, votes
 from graphmem.recall.keywords import analyse
 from graphmem.store.consolidation import Neighbours, TopicSignals
 
@@ -134,6 +134,12 @@ class TopicWeights:
     # word or NEXT ties (memories phrased alike, 'User dislikes coriander' and 'User is allergic to
     # wasp stings', are close by vector and share their neighbours, but are no topic)
     specific: bool = True
+    # ... through a key mostly its own: at least this share of the key's holders are its members
+    # (0: any shared key). 'User', in 10 of 77 memories, ties three profile facts but is not theirs.
+    specific_share: float = 0.5
+    # a topic splits into its Leiden-modularity parts when two of them hold min_size members, the
+    # split's modularity reaches this (0: never) and the runs mostly kept the parts apart
+    split_modularity: float = 0.15
 
 
 def _rarity(mentions: int, n: int) -> float:
@@ -150,8 +156,9 @@ def _shared_pairs(
     nodes: Sequence[str],
     w: TopicWeights,
     max_mentions: int,
-) -> dict[tuple[str, str], float]:
-    """Σ rarity of the keys (entities, words) each pair of ``nodes`` shares, rare keys only.
+) -> tuple[dict[tuple[str, str], float], dict[str, tuple[int, list[str]]]]:
+    """Σ rarity of the keys (entities, words) each pair of ``nodes`` shares, rare keys only, and
+    each such key's holders: how many memories of its scope hold it, and which of ``nodes``.
 
     A key's rarity is measured in its memory's scope (``counts`` from the graph, else the share
     of the scope's nodes here that hold it); a key more than ``entity_max_share`` of the scope
@@ -165,6 +172,7 @@ def _shared_pairs(
         for key in set(keys_of.get(node, ())):
             by_key[key].append(node)
     out: dict[tuple[str, str], float] = defaultdict(float)
+    kept: dict[str, tuple[int, list[str]]] = {}
     for key, members in sorted(by_key.items()):
         n = size[scope_of.get(members[0], "")]
         limit = min(max_mentions, max(2, int(w.entity_max_share * n)))
@@ -172,9 +180,10 @@ def _shared_pairs(
         if len(members) < 2 or held > limit:
             continue
         rarity = _rarity(held, n)
+        kept[key] = (held, members)
         for a, b in itertools.combinations(sorted(members), 2):
             out[(a, b)] += rarity
-    return out
+    return out, kept
 
 
 def _words(signals: TopicSignals, nodes: Sequence[str]) -> dict[str, tuple[str, ...]]:
@@ -197,6 +206,15 @@ class PairSignals:
     boost: NDArray[np.float64]
     # a tie beyond the vectors: a shared rare entity or word, or NEXT (None: not known, all count)
     specific: NDArray[np.bool_] | None = None
+    # each shared key's holders: how many memories of its scope hold it, and which nodes here (a
+    # NEXT pair counts as a key its two memories alone hold)
+    holders: tuple[tuple[int, frozenset[int]], ...] = ()
+
+    def story(self, members: Sequence[int], share: float) -> bool:
+        """Whether ``members`` share a key (a rare entity or word, or NEXT) mostly their own: held
+        by two of them at least, and by them for at least ``share`` of its holders."""
+        inside = set(members)
+        return any(len(nodes & inside) >= max(2.0, share * held) for held, nodes in self.holders)
 
     def similarity(self, near: float) -> NDArray[np.float64]:
         """Each pair's similarity with a nearest-neighbour bonus of ``near``."""
@@ -226,11 +244,11 @@ def topic_similarities(
             pair = (a, b) if a < b else (b, a)
             cosine[pair] = max(near, cosine.get(pair, near))
             closeness[pair] += (1.0 - rank / len(nearest)) / 2.0
-    shared = _shared_pairs(
+    shared, entity_holders = _shared_pairs(
         signals.entities, signals.mentions, signals.scopes, nodes, w, w.entity_max_mentions
     )
     words = _words(signals, nodes) if w.words else {}
-    worded = _shared_pairs(words, {}, signals.scopes, nodes, w, w.words_max_mentions)
+    worded, word_holders = _shared_pairs(words, {}, signals.scopes, nodes, w, w.words_max_mentions)
     follows = {(a, b) if a < b else (b, a) for a, b in signals.follows if a in index and b in index}
     keys = sorted(set(cosine) | set(shared) | set(worded) | follows)
     m = len(keys)
@@ -256,6 +274,11 @@ def topic_similarities(
         np.fromiter((closeness.get(k, 0.0) for k in keys), np.float64, m)[order],
         boost[order],
         np.fromiter((k in shared or k in worded or k in follows for k in keys), np.bool_, m)[order],
+        tuple(
+            (held, frozenset(index[m] for m in members))
+            for _, (held, members) in sorted({**entity_holders, **word_holders}.items())
+        )
+        + tuple((2, frozenset((index[a], index[b]))) for a, b in sorted(follows)),
     )
 
 
@@ -335,6 +358,7 @@ def topic_clusters(
         w.leiden_iterations,
     )
     agreed_mask = together >= w.agreement
+    voted = ig.Graph(n=n, edges=pairs.tolist(), edge_attrs={"vote": together.tolist()})
     overlap = np.zeros(0)
     if w.shared_resolution or w.shared_peel:
         overlap = shared_ties(n, pairs, pair_signals.similarity(w.near), w.floor + w.shared_ties)
@@ -359,7 +383,7 @@ def topic_clusters(
     shared = graphs_above(n, pairs, overlap, [0.0])[0] if w.shared_peel else None
     tied = (
         ig.Graph(n=n, edges=pairs[pair_signals.specific].tolist())
-        if w.specific and pair_signals.specific is not None
+        if w.specific and pair_signals.specific is not None and not pair_signals.holders
         else None
     )
     out: list[Cluster] = []
@@ -369,12 +393,26 @@ def topic_clusters(
         members = peeled(graph, sorted(community), w.peel)
         if shared is not None:
             members = peeled(shared, members, w.shared_peel)
-        parts = (
-            split_oversized(graph, members, max_size) if max_size and len(members) > max_size else [members]
-        )
+        parts = [
+            part
+            for group in separated(graph, voted, members, w.split_modularity, min_size, w.agreement)
+            for part in (
+                split_oversized(graph, group, max_size) if max_size and len(group) > max_size else [group]
+            )
+        ]
         out.extend(
             Cluster(tuple(sorted(nodes[v] for v in p)))
             for p in parts
-            if len(p) >= min_size and (tied is None or tied.induced_subgraph(p).ecount() > 0)
+            if len(p) >= min_size and _is_story(p, pair_signals, tied, w)
         )
     return out
+
+
+def _is_story(members: list[int], signals: PairSignals, tied: ig.Graph | None, w: TopicWeights) -> bool:
+    """Whether a group shares something besides its vectors (``TopicWeights.specific``): a key
+    mostly its own when the holders are known, else any pair tied by a key or NEXT."""
+    if not w.specific:
+        return True
+    if signals.holders:
+        return signals.story(members, w.specific_share)
+    return tied is None or tied.induced_subgraph(members).ecount() > 0
