@@ -78,11 +78,11 @@ from the teammate Sam Whitfield) dev stays 0.941 / 0.981 and test is 0.688 / 0.9
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import igraph as ig
 import numpy as np
@@ -90,7 +90,7 @@ from numpy.typing import NDArray
 
 from graphmem.consolidate.clustering import Cluster, split_oversized
 from graphmem.consolidate.consensus import graphs_above, peeled, separated, shared_ties, spread, votes
-from graphmem.recall.keywords import analyse
+from graphmem.consolidate.shared_keys import content_words, shared_pairs
 from graphmem.store.consolidation import Neighbours, TopicSignals
 
 DAY = 86400.0
@@ -142,59 +142,6 @@ class TopicWeights:
     split_modularity: float = 0.15
 
 
-def _rarity(mentions: int, n: int) -> float:
-    """Inverse document frequency scaled to [0, 1]: 1 for an entity two memories share."""
-    if n <= 2 or mentions < 2:
-        return 1.0
-    return max(0.0, math.log(n / mentions) / math.log(n))
-
-
-def _shared_pairs(
-    keys_of: Mapping[str, Iterable[str]],
-    counts: Mapping[str, int],
-    scope_of: Mapping[str, str],
-    nodes: Sequence[str],
-    w: TopicWeights,
-    max_mentions: int,
-) -> tuple[dict[tuple[str, str], float], dict[str, tuple[int, list[str]]]]:
-    """Σ rarity of the keys (entities, words) each pair of ``nodes`` shares, rare keys only, and
-    each such key's holders: how many memories of its scope hold it, and which of ``nodes``.
-
-    A key's rarity is measured in its memory's scope (``counts`` from the graph, else the share
-    of the scope's nodes here that hold it); a key more than ``entity_max_share`` of the scope
-    or more than ``max_mentions`` memories hold ties nothing (the user's own name; 'user').
-    """
-    by_key: dict[str, list[str]] = defaultdict(list)
-    size: Counter[str] = Counter()
-    for node in nodes:
-        scope = scope_of.get(node, "")
-        size[scope] += 1
-        for key in set(keys_of.get(node, ())):
-            by_key[key].append(node)
-    out: dict[tuple[str, str], float] = defaultdict(float)
-    kept: dict[str, tuple[int, list[str]]] = {}
-    for key, members in sorted(by_key.items()):
-        n = size[scope_of.get(members[0], "")]
-        limit = min(max_mentions, max(2, int(w.entity_max_share * n)))
-        held = max(counts.get(key, len(members)), len(members))
-        if len(members) < 2 or held > limit:
-            continue
-        rarity = _rarity(held, n)
-        kept[key] = (held, members)
-        for a, b in itertools.combinations(sorted(members), 2):
-            out[(a, b)] += rarity
-    return out, kept
-
-
-def _words(signals: TopicSignals, nodes: Sequence[str]) -> dict[str, tuple[str, ...]]:
-    """Each node's stemmed content words, keyed by scope (a word is rare within one scope)."""
-    return {
-        node: tuple(f"{signals.scopes.get(node, '')}\x1f{word}" for word in set(analyse(text)))
-        for node in nodes
-        if (text := signals.texts.get(node))
-    }
-
-
 @dataclass(frozen=True)
 class PairSignals:
     """The candidate pairs (node indices, ``i < j``) and what ties each: a pair's similarity is
@@ -204,17 +151,24 @@ class PairSignals:
     content: NDArray[np.float64]
     nearest: NDArray[np.float64]  # how near by rank: 1 - rank / k on each side (nearest: 1), halved
     boost: NDArray[np.float64]
-    # a tie beyond the vectors: a shared rare entity or word, or NEXT (None: not known, all count)
-    specific: NDArray[np.bool_] | None = None
     # each shared key's holders: how many memories of its scope hold it, and which nodes here (a
     # NEXT pair counts as a key its two memories alone hold)
     holders: tuple[tuple[int, frozenset[int]], ...] = ()
 
+    @cached_property
+    def keys_of(self) -> dict[int, list[int]]:
+        """Node -> the keys (positions in ``holders``) it holds."""
+        out: dict[int, list[int]] = defaultdict(list)
+        for key, (_, nodes) in enumerate(self.holders):
+            for node in nodes:
+                out[node].append(key)
+        return out
+
     def story(self, members: Sequence[int], share: float) -> bool:
         """Whether ``members`` share a key (a rare entity or word, or NEXT) mostly their own: held
         by two of them at least, and by them for at least ``share`` of its holders."""
-        inside = set(members)
-        return any(len(nodes & inside) >= max(2.0, share * held) for held, nodes in self.holders)
+        inside = Counter(key for node in members for key in self.keys_of.get(node, ()))
+        return any(n >= max(2.0, share * self.holders[key][0]) for key, n in inside.items())
 
     def similarity(self, near: float) -> NDArray[np.float64]:
         """Each pair's similarity with a nearest-neighbour bonus of ``near``."""
@@ -244,11 +198,13 @@ def topic_similarities(
             pair = (a, b) if a < b else (b, a)
             cosine[pair] = max(near, cosine.get(pair, near))
             closeness[pair] += (1.0 - rank / len(nearest)) / 2.0
-    shared, entity_holders = _shared_pairs(
-        signals.entities, signals.mentions, signals.scopes, nodes, w, w.entity_max_mentions
+    shared, entity_holders = shared_pairs(
+        signals.entities, signals.mentions, signals.scopes, nodes, w.entity_max_share, w.entity_max_mentions
     )
-    words = _words(signals, nodes) if w.words else {}
-    worded, word_holders = _shared_pairs(words, {}, signals.scopes, nodes, w, w.words_max_mentions)
+    words = content_words(signals, nodes) if w.words else {}
+    worded, word_holders = shared_pairs(
+        words, {}, signals.scopes, nodes, w.entity_max_share, w.words_max_mentions
+    )
     follows = {(a, b) if a < b else (b, a) for a, b in signals.follows if a in index and b in index}
     keys = sorted(set(cosine) | set(shared) | set(worded) | follows)
     m = len(keys)
@@ -273,7 +229,6 @@ def topic_similarities(
         content[order],
         np.fromiter((closeness.get(k, 0.0) for k in keys), np.float64, m)[order],
         boost[order],
-        np.fromiter((k in shared or k in worded or k in follows for k in keys), np.bool_, m)[order],
         tuple(
             (held, frozenset(index[m] for m in members))
             for _, (held, members) in sorted({**entity_holders, **word_holders}.items())
@@ -381,11 +336,6 @@ def topic_clusters(
     groups = [[kept[v] for v in c] for c in agreement.induced_subgraph(kept).connected_components()]
     graph = graphs_above(n, pairs, pair_signals.similarity(w.near), [w.floor])[0]
     shared = graphs_above(n, pairs, overlap, [0.0])[0] if w.shared_peel else None
-    tied = (
-        ig.Graph(n=n, edges=pairs[pair_signals.specific].tolist())
-        if w.specific and pair_signals.specific is not None and not pair_signals.holders
-        else None
-    )
     out: list[Cluster] = []
     for community in sorted(([*c] for c in groups), key=lambda c: (-len(c), min(c))):
         if len(community) < min_size:
@@ -403,16 +353,6 @@ def topic_clusters(
         out.extend(
             Cluster(tuple(sorted(nodes[v] for v in p)))
             for p in parts
-            if len(p) >= min_size and _is_story(p, pair_signals, tied, w)
+            if len(p) >= min_size and (not w.specific or pair_signals.story(p, w.specific_share))
         )
     return out
-
-
-def _is_story(members: list[int], signals: PairSignals, tied: ig.Graph | None, w: TopicWeights) -> bool:
-    """Whether a group shares something besides its vectors (``TopicWeights.specific``): a key
-    mostly its own when the holders are known, else any pair tied by a key or NEXT."""
-    if not w.specific:
-        return True
-    if signals.holders:
-        return signals.story(members, w.specific_share)
-    return tied is None or tied.induced_subgraph(members).ecount() > 0
