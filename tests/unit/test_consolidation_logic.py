@@ -405,7 +405,7 @@ def test_memories_phrased_alike_that_share_nothing_else_are_no_topic() -> None:
 def test_two_threads_one_friend_joins_split_where_the_runs_kept_them_apart() -> None:
     import igraph as ig
 
-    from graphmem.consolidate.consensus import separated
+    from graphmem.consolidate.consensus import SplitRule, separated
 
     # the running club (0-3) and the reading circle (4-7), each tied within; Tom, in both, ties
     # 0-4 and 1-5; 8 is tied to the club alone. Every pair is a candidate with its share of runs.
@@ -423,10 +423,16 @@ def test_two_threads_one_friend_joins_split_where_the_runs_kept_them_apart() -> 
         return ig.Graph(n=9, edges=pairs, edge_attrs={"vote": vote})
 
     everyone = list(range(9))
-    assert separated(graph, runs(0.2), everyone, 0.15, 3, 0.5) == [[0, 1, 2, 3, 8], [4, 5, 6, 7]]
-    assert separated(graph, runs(0.8), everyone, 0.15, 3, 0.5) == [everyone]  # runs agreed: one topic
-    assert separated(graph, runs(0.2), everyone, 0.15, 5, 0.5) == [everyone]  # parts below the minimum
-    assert separated(graph, runs(0.2), everyone, 0.0, 3, 0.5) == [everyone]  # off
+
+    def rule(modularity: float = 0.15, min_size: int = 3, cosine_across: float = 0.1) -> SplitRule:
+        return SplitRule(modularity, min_size, 0.5, 0.3, lambda parts: cosine_across)
+
+    assert separated(graph, runs(0.2), everyone, rule()) == [[0, 1, 2, 3, 8], [4, 5, 6, 7]]
+    assert separated(graph, runs(0.8), everyone, rule()) == [everyone]  # the runs agreed: one topic
+    assert separated(graph, runs(0.2), everyone, rule(min_size=5)) == [everyone]  # parts too small
+    # the parts are about one thing by their vectors (a topic told in paraphrases)
+    assert separated(graph, runs(0.2), everyone, rule(cosine_across=0.45)) == [everyone]
+    assert separated(graph, runs(0.2), everyone, rule(modularity=0.0)) == [everyone]  # off
 
 
 def test_a_key_many_memories_share_does_not_make_profile_facts_a_topic() -> None:
