@@ -303,6 +303,12 @@ def main() -> None:
         action="store_true",
         help="time the nightly run with C1's first view only too (no shared-ties view), beside both views",
     )
+    parser.add_argument(
+        "--split-before-after",
+        action="store_true",
+        help="time the nightly run without C1's split of groups the runs kept apart and its rule of a "
+        "key mostly the group's own too",
+    )
     args = parser.parse_args()
     embedder = create_embedder("onnx")
     if not args.skip_planted:
@@ -322,6 +328,9 @@ def main() -> None:
                 topics=replace(TopicWeights(), shared_resolution=0.0, shared_peel=0.0, specific=False)
             )
             variants = {"one_view": one, **variants}
+        if args.split_before_after:  # as in session 21: no split, any shared key makes a story
+            unsplit = replace(TopicWeights(), split_modularity=0.0, specific_share=0.0)
+            variants = {"no_split": ConsolidationSettings(topics=unsplit), **variants}
         scale(embedder, sizes, args.per_scope, variants)
 
 

@@ -13,9 +13,11 @@ user's agent would, into one scope; then the nightly job runs twice. Reported pe
   thread tells something new, so each one counted is a false supersession;
 - baseline: the former C1 rule (DBSCAN, cosine distance eps 0.35 over the exact 15 nearest) on the
   same episodes' vectors, and a plain cosine-threshold (0.5) connected-components clustering.
-Prints JSON lines.
+Prints JSON lines. ``--set`` names the threads: topics (default, bench/eval/topics.json) or topics2
+(bench/eval/topics2.json: one memory a day, same-domain pairs, one person in two threads, sparse
+threads), each with its own split (``<set>_split.json``); several sets run on one stack.
 
-    python -m bench.topic_eval [--half dev|test|both] [--clusters]
+    python -m bench.topic_eval [--half dev|test|both] [--set topics|topics2 ...] [--clusters]
 """
 
 from __future__ import annotations
@@ -41,10 +43,14 @@ EVAL = Path(__file__).parent / "eval"
 SHARE = 0.9  # a semantic memory covers a topic when this share of its sources come from it
 
 
-def load_half(half: str) -> list[dict[str, Any]]:
-    """(text, occurred_at, topic or None) of one half's episodes and noise, in date order."""
-    data = json.loads((EVAL / "topics.json").read_text())
-    split = json.loads((EVAL / "topics_split.json").read_text())
+SETS = ("topics", "topics2")
+
+
+def load_half(half: str, name: str = "topics") -> list[dict[str, Any]]:
+    """(text, occurred_at, topic or None) of one half's episodes and noise of the set ``name``,
+    in date order."""
+    data = json.loads((EVAL / f"{name}.json").read_text())
+    split = json.loads((EVAL / f"{name}_split.json").read_text())
     topics = set(split[half])
     noise = set(split[f"noise_{half}"])
     rows = [
@@ -145,11 +151,11 @@ def baselines(target: Neo4jTarget, scope: str, topic_of: Mapping[str, str | None
     }
 
 
-def run_half(client: httpx.Client, target: Neo4jTarget, half: str, show: bool) -> None:
-    """Write one half, consolidate twice, print its scores."""
-    scope = f"/eval/topics/{half}"
+def run_half(client: httpx.Client, target: Neo4jTarget, half: str, show: bool, name: str = "topics") -> None:
+    """Write one half of the set ``name``, consolidate twice, print its scores."""
+    scope = f"/eval/{name}/{half}"
     topic_of: dict[str, str | None] = {}
-    for row in load_half(half):
+    for row in load_half(half, name):
         body = {"text": row["text"], "scope": scope, "occurred_at": row["occurred_at"]}
         response = client.post("/v1/memories", json=body)
         response.raise_for_status()
@@ -167,6 +173,7 @@ def run_half(client: httpx.Client, target: Neo4jTarget, half: str, show: bool) -
     print(
         json.dumps(
             {
+                "set": name,
                 "half": half,
                 "episodes": sum(1 for t in topic_of.values() if t is not None),
                 "noise_memories": sum(1 for t in topic_of.values() if t is None),
@@ -192,13 +199,15 @@ def run_half(client: httpx.Client, target: Neo4jTarget, half: str, show: bool) -
         for semantic, sources in found.items():
             labels = Counter(topic_of.get(m) or "noise" for m in sources)
             print(
-                json.dumps({"half": half, "cluster": dict(labels), "text": texts.get(semantic)}), flush=True
+                json.dumps({"set": name, "half": half, "cluster": dict(labels), "text": texts.get(semantic)}),
+                flush=True,
             )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--half", choices=["dev", "test", "both"], default="both")
+    parser.add_argument("--set", choices=SETS, nargs="+", default=["topics"], dest="sets")
     parser.add_argument("--clusters", action="store_true", help="print each semantic memory's topics")
     args = parser.parse_args()
     halves = ["dev", "test"] if args.half == "both" else [args.half]
@@ -207,8 +216,9 @@ def main() -> None:
         stack.api_server(target, {"GRAPHMEM_LLM": "none"}) as url,
         httpx.Client(base_url=url, timeout=600) as client,
     ):
-        for half in halves:
-            run_half(client, target, half, args.clusters)
+        for name in args.sets:
+            for half in halves:
+                run_half(client, target, half, args.clusters, name)
 
 
 if __name__ == "__main__":

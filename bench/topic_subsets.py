@@ -10,7 +10,9 @@ half it gives what ``bench.topic_eval --half dev`` gives. A subset asks the weig
 the neighbours a topic competes with change; re-dating asks the same when time says little.
 Prints one JSON line per view (mean coverage, purity and noise memories clustered).
 
-    python -m bench.topic_subsets [--subsets 30] [--size 12] [--seed 7]
+``--set topics2`` runs the same on the dev threads of bench/eval/topics2.json.
+
+    python -m bench.topic_subsets [--subsets 30] [--size 12] [--seed 7] [--set topics|topics2]
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from bench.topic_eval import load_half, score
+from bench.topic_eval import SETS, load_half, score
 from graphmem.consolidate.neighbourhood import exact_knn
 from graphmem.consolidate.settings import ConsolidationSettings
 from graphmem.consolidate.topics import topic_clusters
@@ -99,12 +101,13 @@ def main() -> None:
     parser.add_argument("--subsets", type=int, default=30)
     parser.add_argument("--size", type=int, default=12, help="topics per subset")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--set", choices=SETS, default="topics", dest="name")
     args = parser.parse_args()
-    rows = load_half("dev")
+    rows = load_half("dev", args.name)
     for row in rows:
         row["occurred_at"] = row["occurred_at"].replace("Z", "+00:00")
     vectors = np.asarray(create_embedder("onnx").embed([r["text"] for r in rows]), dtype=np.float32)
-    print(json.dumps({"view": "dev", **cluster(rows, vectors)}), flush=True)
+    print(json.dumps({"set": args.name, "view": "dev", **cluster(rows, vectors)}), flush=True)
     topics = sorted({r["topic"] for r in rows if r["topic"]})
     rng = random.Random(args.seed)
     subsets, again = [], []
@@ -116,7 +119,9 @@ def main() -> None:
         again.append(cluster(redated(part), vectors[keep]))
     for view, results in (("subsets", subsets), ("subsets_one_a_day", again)):
         print(
-            json.dumps({"view": view, "subsets": args.subsets, "size": args.size, **mean(results)}),
+            json.dumps(
+                {"set": args.name, "view": view, "subsets": args.subsets, "size": args.size, **mean(results)}
+            ),
             flush=True,
         )
 

@@ -6,7 +6,8 @@ Usage: python bench/eval/split.py [beliefs.jsonl] [user_memories.json]
 * user_memories.json (optional, may be absent) -> user_memories_split.json,
   split by user id.
 * ../shared/data/locomo10.json (read in place) -> locomo_split.json, split by conversation.
-* topics.json -> topics_split.json, split by topic thread (and the noise memories by id).
+* topics.json -> topics_split.json, split by topic thread (and the noise memories by id); the same
+  for each further set of threads (topics2.json -> topics2_split.json).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 SEED = 20261125
+TOPIC_SETS = ("topics", "topics2")  # bench.topic_eval --set NAME
 HERE = Path(__file__).resolve().parent
 
 
@@ -114,9 +116,10 @@ def main(argv: list[str]) -> int:
         _write(users.with_name("user_memories_split.json"), split_users(users))
     else:
         print(f"{users} not found, skipped")
-    topics = HERE / "topics.json"
-    if topics.exists():
-        _write(HERE / "topics_split.json", split_topics(topics))
+    for name in TOPIC_SETS:
+        topics = HERE / f"{name}.json"
+        if topics.exists():
+            _write(HERE / f"{name}_split.json", split_topics(topics))
     if LOCOMO.exists():
         _write(HERE / "locomo_split.json", split_locomo(LOCOMO))
     else:

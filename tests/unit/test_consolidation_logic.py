@@ -400,3 +400,67 @@ def test_memories_phrased_alike_that_share_nothing_else_are_no_topic() -> None:
     assert found == [("k1", "k2", "k3")]
     by_vectors = TopicWeights(specific=False)
     assert ("p1", "p2", "p3") in [c.members for c in topic_clusters(neighbours, {}, signals, by_vectors, 3)]
+
+
+def test_two_threads_one_friend_joins_split_where_the_runs_kept_them_apart() -> None:
+    import igraph as ig
+
+    from graphmem.consolidate.consensus import SplitRule, separated
+
+    # the running club (0-3) and the reading circle (4-7), each tied within; Tom, in both, ties
+    # 0-4 and 1-5; 8 is tied to the club alone. Every pair is a candidate with its share of runs.
+    club, circle = [0, 1, 2, 3], [4, 5, 6, 7]
+    within = [(a, b) for g in (club, circle) for i, a in enumerate(g) for b in g[i + 1 :]]
+    across = [(0, 4), (1, 5)]
+    edges = within + across + [(8, 0), (8, 1)]
+    graph = ig.Graph(n=9, edges=edges, edge_attrs={"weight": [0.5] * len(edges)})
+    pairs = [(a, b) for a in range(9) for b in range(a + 1, 9)]
+
+    first = {*club, 8}
+
+    def runs(across_vote: float) -> ig.Graph:
+        vote = [1.0 if (a in first) == (b in first) else across_vote for a, b in pairs]
+        return ig.Graph(n=9, edges=pairs, edge_attrs={"vote": vote})
+
+    everyone = list(range(9))
+
+    def rule(modularity: float = 0.15, min_size: int = 3, cosine_across: float = 0.1) -> SplitRule:
+        return SplitRule(modularity, min_size, 0.5, 0.3, lambda parts: cosine_across)
+
+    assert separated(graph, runs(0.2), everyone, rule()) == [[0, 1, 2, 3, 8], [4, 5, 6, 7]]
+    assert separated(graph, runs(0.8), everyone, rule()) == [everyone]  # the runs agreed: one topic
+    assert separated(graph, runs(0.2), everyone, rule(min_size=5)) == [everyone]  # parts too small
+    # the parts are about one thing by their vectors (a topic told in paraphrases)
+    assert separated(graph, runs(0.2), everyone, rule(cosine_across=0.45)) == [everyone]
+    assert separated(graph, runs(0.2), everyone, rule(modularity=0.0)) == [everyone]  # off
+
+
+def test_a_key_many_memories_share_does_not_make_profile_facts_a_topic() -> None:
+    from graphmem.consolidate.topics import TopicWeights, topic_clusters
+    from graphmem.store.consolidation import TopicSignals
+
+    # 40 memories; 'user' is in 7 (under the share that would make it tie nothing): three profile
+    # facts close by vector, four others. The pottery trio shares a key only it holds.
+    facts, pottery = ["p1", "p2", "p3"], ["k1", "k2", "k3"]
+    others = [f"x{i:02d}" for i in range(34)]
+    everyone = facts + pottery + others
+    close = {frozenset((a, b)) for g in (facts, pottery) for a in g for b in g if a != b}
+    neighbours = {
+        a: sorted(
+            ((b, 0.75 if frozenset((a, b)) in close else 0.05) for b in everyone if b != a),
+            key=lambda p: -p[1],
+        )
+        for a in everyone
+    }
+    entities = {m: ("user",) for m in facts + others[:4]}
+    entities.update({m: ("pottery",) for m in pottery})
+    signals = TopicSignals(
+        occurred={m: 0.0 for m in everyone},
+        entities=entities,
+        mentions={"user": 7, "pottery": 3},
+        follows=[],
+    )
+    found = [c.members for c in topic_clusters(neighbours, {}, signals, TopicWeights(), 3)]
+    assert found == [tuple(pottery)]
+    any_key = TopicWeights(specific_share=0.0)
+    assert tuple(facts) in [c.members for c in topic_clusters(neighbours, {}, signals, any_key, 3)]

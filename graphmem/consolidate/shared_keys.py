@@ -1,0 +1,68 @@
+"""The keys (entities, content words) memories share, weighed by rarity in their scope (used by C1).
+
+A key ties two memories by its inverse document frequency in their scope: the rarer, the more.
+A key too many memories hold (the user's own name; 'user') ties nothing.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+
+from graphmem.recall.keywords import analyse
+from graphmem.store.consolidation import TopicSignals
+
+
+def rarity(mentions: int, n: int) -> float:
+    """Inverse document frequency scaled to [0, 1]: 1 for an entity two memories share."""
+    if n <= 2 or mentions < 2:
+        return 1.0
+    return max(0.0, math.log(n / mentions) / math.log(n))
+
+
+def shared_pairs(
+    keys_of: Mapping[str, Iterable[str]],
+    counts: Mapping[str, int],
+    scope_of: Mapping[str, str],
+    nodes: Sequence[str],
+    max_share: float,
+    max_mentions: int,
+) -> tuple[dict[tuple[str, str], float], dict[str, tuple[int, list[str]]]]:
+    """Σ rarity of the keys (entities, words) each pair of ``nodes`` shares, rare keys only, and
+    each such key's holders: how many memories of its scope hold it, and which of ``nodes``.
+
+    A key's rarity is measured in its memory's scope (``counts`` from the graph, else the share
+    of the scope's nodes here that hold it); a key held by more than ``max_share`` of the scope
+    or by more than ``max_mentions`` memories ties nothing (the user's own name; 'user').
+    """
+    by_key: dict[str, list[str]] = defaultdict(list)
+    size: Counter[str] = Counter()
+    for node in nodes:
+        scope = scope_of.get(node, "")
+        size[scope] += 1
+        for key in set(keys_of.get(node, ())):
+            by_key[key].append(node)
+    out: dict[tuple[str, str], float] = defaultdict(float)
+    kept: dict[str, tuple[int, list[str]]] = {}
+    for key, members in sorted(by_key.items()):
+        n = size[scope_of.get(members[0], "")]
+        limit = min(max_mentions, max(2, int(max_share * n)))
+        held = max(counts.get(key, len(members)), len(members))
+        if len(members) < 2 or held > limit:
+            continue
+        weight = rarity(held, n)
+        kept[key] = (held, members)
+        for a, b in itertools.combinations(sorted(members), 2):
+            out[(a, b)] += weight
+    return out, kept
+
+
+def content_words(signals: TopicSignals, nodes: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """Each node's stemmed content words, keyed by scope (a word is rare within one scope)."""
+    return {
+        node: tuple(f"{signals.scopes.get(node, '')}\x1f{word}" for word in set(analyse(text)))
+        for node in nodes
+        if (text := signals.texts.get(node))
+    }
