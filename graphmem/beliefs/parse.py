@@ -390,6 +390,7 @@ def sentence_count(text: str) -> int:
     return sum(1 for _ in parse_doc(text).sents)
 
 
+@lru_cache(maxsize=8192)  # a stored memory is judged again by every write that finds it similar
 def read_clause(text: str, speaker: str | None = None) -> Clause:
     """The clause reading of ``text``; 'I' is ``speaker`` (else 'user'). A diary note's dropped
     first person is put back, and stays unknown when no speaker is named: whoever wrote it."""
