@@ -14,7 +14,8 @@ Writers behave as a careful client does: every write carries an ``Idempotency-Ke
 again with the same key after a 5xx or a dropped connection (bounded).
 
 Prints one JSON line per phase: writes acknowledged / present / lost / duplicated, 5xx inside and
-outside the outage, latency p50/p95/p99 (ms) of acknowledged requests, whether the API recovered.
+outside the outage, latency p50/p95/p99 (ms) of acknowledged requests, whether the API recovered,
+and the API process's CPU time per acknowledged write (ms, from /proc: robust to a busy machine).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from typing import Any
 import httpx
 import neo4j
 
+from bench.scale import api_cpu_ms
 from bench.stack import OFFLINE_API, api_env, wait_healthy
 from graphmem.config import Settings, default_home
 from graphmem.connect import Neo4jTarget
@@ -271,6 +273,7 @@ def run_phase(
         threading.Thread(target=_writer, args=(url, queue, tally, deadline)) for _ in range(args.writers)
     ]
     readers = [threading.Thread(target=_reader, args=(url, scopes, tally, stop)) for _ in range(args.readers)]
+    api_cpu_started = api_cpu_ms(url)
     started = time.monotonic()
     for t in threads + readers:
         t.start()
@@ -293,6 +296,7 @@ def run_phase(
     for t in readers:
         t.join()
     elapsed = time.monotonic() - started
+    api_cpu_ended = api_cpu_ms(url)
     job_states = _wait_jobs(url, tally, 300.0)
     checked = _verify(target, phase, tally)
 
@@ -315,6 +319,11 @@ def run_phase(
         "latency_ms": _percentiles(tally.latencies),
         "seconds": round(elapsed, 1),
         "writes_per_s": round(len(tally.texts) / elapsed, 1) if elapsed else None,
+        # the API process's CPU per acknowledged write (from /proc): unlike the rate, barely moved
+        # by the rest of the machine
+        "api_cpu_ms_per_write": round((api_cpu_ended - api_cpu_started) / len(tally.texts), 2)
+        if api_cpu_started is not None and api_cpu_ended is not None and tally.texts
+        else None,
         "load": round(os.getloadavg()[0], 2),
         "outage_seconds": round(outage[1] - outage[0], 1) if outage else None,
         "api_recovered_after_restart_s": round(recovered_after, 1) if recovered_after is not None else None,

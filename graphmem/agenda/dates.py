@@ -24,10 +24,25 @@ from graphmem.language import entities, parse_all
 
 log = logging.getLogger(__name__)
 
+# Words of dateparser's English data that name no time on their own, so that a text holding no
+# other word of that data (and no digit) names no day: connectives dateparser skips, modifiers that
+# need a unit or a name ("next", "ago", "in"), the days that are never after ``occurred_at``'s
+# ("today", "yesterday", "now"), the one-letter unit forms and articles ("s", "d", "a": with no
+# digit or number word beside them they count nothing), and "we" and "am" (the pronoun and the verb
+# of most chat; as Wednesday and a.m. they too need a number or a phrase around them).
+_SKIPPED = frozenset({"about", "ad", "and", "at", "by", "from", "just", "of", "on", "the"})
+_MODIFIERS = frozenset(
+    {"ago", "in", "next", "last", "this", "till", "date", "less", "than", "later", "before", "after", "early"}
+)
+_NEVER_LATER = frozenset({"now", "today", "yesterday"})
+_LETTERS = frozenset({"a", "an", "b", "d", "h", "m", "s", "y", "am", "pm", "we"})
+_NO_DAY_ALONE = _SKIPPED | _MODIFIERS | _NEVER_LATER | _LETTERS
+
 MAX_DAYS_PER_TEXT = 5
 # A numeric date format spaCy's tagger leaves untagged: 15/03/2026, 12.05.2026, 2026-03-15.
 _NUMERIC_DATE = re.compile(r"\b\d{1,4}[./-]\d{1,2}[./-]\d{1,4}\b")
 _LANGUAGES = ["en"]
+_WORD = re.compile(r"[^\W\d_]+")  # a run of letters: how dateparser's tokens split words
 
 
 def _settings(base: datetime, prefer: str, day_first: bool | None = None) -> dict[str, Any]:
@@ -52,6 +67,36 @@ def _parse(phrase: str, base: datetime, prefer: str, day_first: bool | None = No
         return found
     except Exception:
         return None
+
+
+@lru_cache(maxsize=1)
+def _date_words() -> frozenset[str]:
+    """The words of dateparser's English data (months, days and their short forms, units, number
+    words, times of day, relative days) that can make a phrase a date, lower case."""
+    from dateparser.languages.loader import default_loader
+
+    words: set[str] = set()
+    pending: list[object] = [default_loader.get_locale("en").info]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            words.update(_WORD.findall(value.lower()))
+        elif isinstance(value, dict):
+            pending += [*value.keys(), *value.values()]
+        elif isinstance(value, list):
+            pending += value
+    return frozenset(words - _NO_DAY_ALONE)
+
+
+def may_hold_a_date(text: str) -> bool:
+    """Whether ``text`` has a digit or a word of dateparser's English date vocabulary (other than
+    those that name no later day alone): a text without either holds no phrase dateparser reads as
+    a day after ``occurred_at``, so it needs neither spaCy's entity pass nor dateparser. Cheap: the
+    write path asks it of every text it links."""
+    if any(c.isdigit() for c in text):
+        return True
+    words = _date_words()
+    return any(w in words for w in _WORD.findall(text.lower()))
 
 
 def _in_past_clause(span: Any) -> bool:
@@ -120,10 +165,11 @@ def future_days(text: str, occurred_at: datetime, *, day_first: bool = True) -> 
 def future_days_batch(items: Sequence[tuple[str, datetime]], *, day_first: bool = True) -> list[list[date]]:
     """:func:`future_days` for many (text, occurred_at) pairs.
 
-    A first pass runs only spaCy's entity recogniser (half the cost of a full parse), or takes the
-    full parse already made of a text (the belief check's: graphmem.language keeps one per text);
-    only texts with a date phrase that dateparser reads as a later day are parsed in full (once,
-    for both) and read again.
+    Texts without a digit or a date word (:func:`may_hold_a_date`: most chat) name no day and are
+    done at once. On the others, a first pass runs only spaCy's entity recogniser (half the cost
+    of a full parse), or takes the full parse already made of a text (the belief check's:
+    graphmem.language keeps one per text); only texts with a date phrase that dateparser reads as
+    a later day are parsed in full (once, for both) and read again.
     """
     keys = [(text, occurred_at, day_first) for text, occurred_at in items]
     with _found_lock:
@@ -148,9 +194,10 @@ _found_lock = threading.Lock()
 
 def _read_days(keys: Sequence[tuple[str, datetime, bool]]) -> dict[tuple[str, datetime, bool], list[date]]:
     texts = [text for text, _, _ in keys]
+    worded = [i for i, text in enumerate(texts) if may_hold_a_date(text)]
     dated = [
         i
-        for i, doc in enumerate(entities(texts))
+        for i, doc in zip(worded, entities([texts[i] for i in worded]), strict=True)
         if _may_name_a_future_day(doc, _base(keys[i][1]), keys[i][2])
     ]
     days: dict[tuple[str, datetime, bool], list[date]] = {key: [] for key in keys}

@@ -451,6 +451,7 @@ _CORRECTION = re.compile(
 )
 
 
+@lru_cache(maxsize=8192)  # a stored memory is judged again by every write that finds it similar
 def read_clause(text: str, speaker: str | None = None) -> Clause:
     """The clause reading of ``text``; 'I' is ``speaker`` (else 'user'). A diary note's dropped
     first person is put back, and stays unknown when no speaker is named: whoever wrote it."""

@@ -14,6 +14,7 @@ from graphmem.scopes import scope_filter
 from graphmem.store.executor import QueryExecutor, Row, Transaction
 from graphmem.store.records import memory_fields, native, to_memory
 from graphmem.store.similar import similar_rows
+from graphmem.store.write_vectors import ScopeVectors
 
 T = TypeVar("T")
 
@@ -146,6 +147,7 @@ class MemoryStore:
 
     def __init__(self, executor: QueryExecutor) -> None:
         self._executor = executor
+        self._vectors = ScopeVectors()
 
     def similar(
         self, probes: Sequence[tuple[str, list[float]]], *, min_cosine: float, k: int = 10
@@ -164,8 +166,8 @@ class MemoryStore:
         rows = similar_rows(tx, probes, min_score=index_score_from_cosine(min_cosine), k=k)
         return [[_neighbour(n) for n in native(found)] for found in rows]
 
-    @staticmethod
     def lock_and_find_similar(
+        self,
         tx: Transaction,
         probes: Sequence[tuple[str, list[float]]],
         *,
@@ -173,10 +175,11 @@ class MemoryStore:
         k: int = 10,
     ) -> list[list[StoredNeighbour]]:
         """Take the write lock of each probe's scope (as :meth:`lock_scopes` does), then find its
-        similar memories (as :meth:`similar_in` does), the lock and the read in one round trip;
-        ``min_cosine`` holds one floor per probe."""
+        similar memories (as :meth:`similar_in` does), the lock and the read in one round trip (the
+        scope vectors this store holds are not sent again: ``store.write_vectors``); ``min_cosine``
+        holds one floor per probe."""
         scores = [index_score_from_cosine(c) for c in min_cosine]
-        rows = similar_rows(tx, probes, min_score=scores, k=k, lock=True)
+        rows = similar_rows(tx, probes, min_score=scores, k=k, lock=self._vectors)
         return [[_neighbour(n) for n in native(found)] for found in rows]
 
     @staticmethod

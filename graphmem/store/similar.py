@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from graphmem.store.executor import Transaction
+from graphmem.store.write_vectors import UNKNOWN, ScopeVectors
 
 EXACT_SCOPE_BELOW = 5000
 
@@ -30,30 +31,36 @@ def similar_rows(
     *,
     min_score: float | Sequence[float],
     k: int,
-    lock: bool = False,
+    lock: ScopeVectors | None = None,
 ) -> list[list[dict[str, Any]]]:
     """For each probe, up to ``k`` raw neighbour rows (``score`` as the vector index reports it,
     (1 + cos) / 2, at least ``min_score``: one for all probes or one each), best first. With
-    ``lock``, the write lock of each probe's scope is taken first, in the same statement
-    (``memories/lock_and_read_scopes``)."""
+    ``lock`` (the write path's vector cache), the write lock of each probe's scope is taken first,
+    in the same statement (``memories/lock_and_read_scopes``), which sends back only the vectors
+    the cache lacks."""
     found: list[list[dict[str, Any]]] = [[] for _ in probes]
     if not probes:
         return found
     floors = [float(min_score)] * len(probes) if isinstance(min_score, int | float) else list(min_score)
     scopes = sorted({scope for scope, _ in probes})
-    query = "memories/lock_and_read_scopes" if lock else "memories/scope_embeddings"
-    rows = tx.run(query, scopes=scopes, exact_below=EXACT_SCOPE_BELOW)
-    exact = {r["scope"]: r for r in rows if int(r["size"]) <= EXACT_SCOPE_BELOW}
+    if lock is None:
+        rows = tx.run("memories/scope_embeddings", scopes=scopes, exact_below=EXACT_SCOPE_BELOW)
+        exact = {
+            r["scope"]: (list(r["ids"]), np.asarray(r["embeddings"], dtype=np.float32))
+            for r in rows
+            if int(r["size"]) <= EXACT_SCOPE_BELOW
+        }
+    else:
+        exact = _lock_and_read(tx, scopes, lock)
     chosen: dict[int, list[tuple[str, float]]] = {}
     by_scope: dict[str, list[int]] = defaultdict(list)
     for i, (scope, _) in enumerate(probes):
         if scope in exact:
             by_scope[scope].append(i)
     for scope, positions in by_scope.items():
-        ids = list(exact[scope]["ids"])
+        ids, stored = exact[scope]
         if not ids:
             continue
-        stored = np.asarray(exact[scope]["embeddings"], dtype=np.float32)
         asked = np.asarray([probes[i][1] for i in positions], dtype=np.float32)
         scores = (1.0 + _cosines(asked, stored)) / 2.0
         for row, i in enumerate(positions):
@@ -71,6 +78,37 @@ def similar_rows(
         for i, neighbours in _indexed(tx, [probes[i] for i in rest], min_score=lowest, k=k):
             found[rest[i]] = [n for n in neighbours if float(n["score"]) >= floors[rest[i]]]
     return found
+
+
+def _lock_and_read(
+    tx: Transaction, scopes: list[str], cache: ScopeVectors
+) -> dict[str, tuple[list[str], np.ndarray]]:
+    """Lock ``scopes`` (sorted) and read the ids and vectors of those ranked in process, the vectors
+    the cache holds taken from it; a scope the cache cannot complete is read again whole (its lock
+    is held already: taking it again changes nothing)."""
+    exact: dict[str, tuple[list[str], np.ndarray]] = {}
+    asked = {scope: cache.known(scope) for scope in scopes}
+    while asked:
+        rows = tx.run(
+            "memories/lock_and_read_scopes",
+            scopes=[{"scope": scope, "known": known} for scope, known in asked.items()],
+            exact_below=EXACT_SCOPE_BELOW,
+        )
+        again: dict[str, int] = {}
+        for r in rows:
+            if int(r["size"]) > EXACT_SCOPE_BELOW:
+                continue
+            scope, ids = r["scope"], list(r["ids"])
+            known = asked[scope]
+            vectors = cache.matrix(
+                scope, int(r["revision"]), known, ids, r["changed_ids"], r["changed_embeddings"]
+            )
+            if vectors is not None:
+                exact[scope] = (ids, vectors)
+            elif known != UNKNOWN:  # read whole, every vector comes back: never None then
+                again[scope] = UNKNOWN
+        asked = again
+    return exact
 
 
 def _cosines(asked: np.ndarray, stored: np.ndarray) -> np.ndarray:

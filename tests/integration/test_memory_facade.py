@@ -6,6 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from graphmem.config import Settings
+from graphmem.connect import Neo4jTarget, open_memory
+from graphmem.embedding.base import Embedder
 from graphmem.errors import InvalidInputError, NotFoundError, TextTooLongError
 from graphmem.memory import Memory
 from graphmem.models import ForgetFilter, MemoryInput, MemoryPatch
@@ -181,3 +184,19 @@ def test_additive_facts_stay_active(memory: Memory, scope: str) -> None:
     assert second.actions == ["created"]
     assert memory.get(first.memory.id).status == "active"
     assert first.llm_calls == 0 and second.llm_calls == 0
+
+
+def test_a_write_sees_a_memory_another_process_changed_since_its_last_write(
+    memory: Memory, neo4j_target: Neo4jTarget, embedder: Embedder, scope: str
+) -> None:
+    first = memory.remember("The build server is called Hermes.", scope=scope)
+    memory.remember("Lunch is served at noon on Fridays.", scope=scope)
+    with open_memory(Settings(), neo4j_target, embedder=embedder) as other:
+        other.update(first.memory.id, MemoryPatch(text="Our office plants need watering every Monday."))
+    # this process's write-path cache holds the old vector of that memory: the graph's revision
+    # says it changed, so the near-duplicate of its new text is found (and reinforces it)
+    again = memory.remember("Our office plants need watering every Monday!", scope=scope)
+    assert again.actions == ["reinforced"]
+    assert again.memory.id == first.memory.id
+    gone = memory.remember("The build server is called Hermes!", scope=scope)
+    assert gone.actions == ["created"]

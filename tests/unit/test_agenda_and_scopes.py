@@ -7,27 +7,27 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from graphmem.agenda.dates import future_days
+from graphmem.agenda.dates import future_days, may_hold_a_date
 from graphmem.agenda.models import ProfileLine
 from graphmem.agenda.profile import Candidate, build_profile, section_of
 
 WEDNESDAY = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)
 
 
-@pytest.mark.parametrize(
-    ("text", "days"),
-    [
-        ("Dentist appointment next Friday at 9.", [date(2026, 3, 6)]),
-        ("Call Bob tomorrow.", [date(2026, 3, 5)]),
-        ("The review is on 15 March.", [date(2026, 3, 15)]),
-        ("Ship it in two weeks.", [date(2026, 3, 18)]),
-        ("Deadline 15/03/2026.", [date(2026, 3, 15)]),
-        ("The flight is at 9am on 12.05.2026.", [date(2026, 5, 12)]),
-        ("Launch on 2026-04-01.", [date(2026, 4, 1)]),
-        ("We meet on Monday and review it next Friday.", [date(2026, 3, 6), date(2026, 3, 9)]),
-        ("The meeting was moved to next Friday.", [date(2026, 3, 6)]),
-    ],
-)
+FUTURE_DAYS = [
+    ("Dentist appointment next Friday at 9.", [date(2026, 3, 6)]),
+    ("Call Bob tomorrow.", [date(2026, 3, 5)]),
+    ("The review is on 15 March.", [date(2026, 3, 15)]),
+    ("Ship it in two weeks.", [date(2026, 3, 18)]),
+    ("Deadline 15/03/2026.", [date(2026, 3, 15)]),
+    ("The flight is at 9am on 12.05.2026.", [date(2026, 5, 12)]),
+    ("Launch on 2026-04-01.", [date(2026, 4, 1)]),
+    ("We meet on Monday and review it next Friday.", [date(2026, 3, 6), date(2026, 3, 9)]),
+    ("The meeting was moved to next Friday.", [date(2026, 3, 6)]),
+]
+
+
+@pytest.mark.parametrize(("text", "days"), FUTURE_DAYS)
 def test_a_future_day_is_found(text: str, days: list[date]) -> None:
     assert future_days(text, WEDNESDAY) == days
 
@@ -51,6 +51,24 @@ def test_a_future_day_is_found(text: str, days: list[date]) -> None:
     ],
 )
 def test_no_future_day(text: str) -> None:
+    assert future_days(text, WEDNESDAY) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [text for text, _ in FUTURE_DAYS]
+    + ["See you in a fortnight.", "Back in ten days.", "Lunch at noon on Thu.", "Tonight or tomorrow?"],
+)
+def test_every_text_that_names_a_day_goes_through_the_date_pass(text: str) -> None:
+    assert may_hold_a_date(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Caroline: We went to the lake and I am so happy!", "I'd love that, it's great.", "Today I feel great."],
+)
+def test_chat_without_a_digit_or_a_date_word_skips_the_date_pass(text: str) -> None:
+    assert not may_hold_a_date(text)
     assert future_days(text, WEDNESDAY) == []
 
 
