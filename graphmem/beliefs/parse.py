@@ -54,7 +54,7 @@ CHANGE_LEMMAS = _words(
     "anymore longer new since reassign upgrade downgrade quit stop adopt sell drop hire appoint "
     "reschedule postpone push delay raise cut lower increase reduce update rename convert currently "
     "retire resign fire sack marry divorce split engage grow rise climb jump extend shrink double halve "
-    "instead nowadays correct amend revise adjust up hike bump"
+    "instead nowadays correct amend revise adjust up bump"
 )
 # A light verb with a particle that says someone or something took another's place ("Ncube took
 # over as the lab's PI", "Dana stepped in as interim lead"): a change verb of its own.
