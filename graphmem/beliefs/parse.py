@@ -332,19 +332,9 @@ def _announces_change(doc: Any) -> bool:
     """Whether a main verb (or a marker like "now", "new", "anymore") says a value changed."""
     return any(
         t.lemma_.lower() in CHANGE_LEMMAS
-        and (
-            (t.pos_ in {"VERB", "AUX"} and t.dep_ in VERB_DEPS and not _habitual(t))
-            or t.lemma_.lower() in CHANGE_MARKERS
-        )
+        and ((t.pos_ in {"VERB", "AUX"} and t.dep_ in VERB_DEPS) or t.lemma_.lower() in CHANGE_MARKERS)
         for t in doc
     )
-
-
-def _habitual(verb: Any) -> bool:
-    """Whether a change verb says what happens as a rule, in the simple present with no auxiliary
-    ("The kids' school starts at 8:45", "The bus leaves at 7"): a timetable, not a change."""
-    # only the -s form: "I quit smoking" is the past as often as the present
-    return verb.tag_ == "VBZ" and not any(c.dep_ in {"aux", "auxpass"} for c in verb.children)
 
 
 def _moves_off(root: Any, predicate: str | None) -> bool:
