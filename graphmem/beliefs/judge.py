@@ -87,8 +87,17 @@ def _names(clause: Clause, subject: str | None) -> bool:
     owned = _possessed(subject)
     if owned is None or owned[0] not in clause.mentions:
         return False
-    head = owned[1].split()[-1]  # "my inhaler" names "my asthma inhaler"
-    return owned[1] in clause.mentions or any(m.split()[-1] == head for m in clause.mentions)
+    # "my inhaler" names "my asthma inhaler"
+    return owned[1] in clause.mentions or _head(owned[1]) in _heads(clause.mentions)
+
+
+def _head(phrase: str) -> str:
+    """The last word of a noun phrase: its head noun ("inhaler" of "asthma inhaler")."""
+    return phrase.split()[-1]
+
+
+def _heads(phrases: frozenset[str]) -> set[str]:
+    return {_head(p) for p in phrases if p}
 
 
 def _keyed(note: Clause, other: Clause) -> bool:
@@ -181,10 +190,14 @@ def _one_act(a: Clause, b: Clause) -> bool:
     return not (a.predicate and b.predicate and a.predicate != b.predicate)
 
 
+def _hours(text: str) -> set[tuple[str, str]]:
+    """The hours ``text`` gives, as (from, to) with spaces dropped and in lower case."""
+    return {(x.replace(" ", "").lower(), y.replace(" ", "").lower()) for x, y in _HOURS.findall(text)}
+
+
 def _new_hours(old: str, new: str) -> bool:
     """Whether both statements give hours, and not the same ones."""
-    hours_old = {(x.replace(" ", "").lower(), y.replace(" ", "").lower()) for x, y in _HOURS.findall(old)}
-    hours_new = {(x.replace(" ", "").lower(), y.replace(" ", "").lower()) for x, y in _HOURS.findall(new)}
+    hours_old, hours_new = _hours(old), _hours(new)
     return bool(hours_old and hours_new) and not hours_old & hours_new
 
 
@@ -236,8 +249,8 @@ def _changes_the_slot_of(changed: Clause, other: Clause) -> bool:
     named = {" ".join(w for w in m.split() if not any(c.isdigit() for c in w)) for m in changed.mentions}
     if other.slot_nouns & (changed.mentions | named):
         return True
-    heads = {m.split()[-1] for m in changed.mentions if m}  # "my inhaler" is "my asthma inhaler"
-    return changed.replaces and any(slot.split()[-1] in heads for slot in other.slot_nouns)
+    heads = _heads(changed.mentions)  # "my inhaler" is "my asthma inhaler"
+    return changed.replaces and any(_head(slot) in heads for slot in other.slot_nouns)
 
 
 def _names_the_act(noun: Clause, verb: Clause) -> bool:

@@ -312,16 +312,10 @@ def _phrasal(verb: Any) -> str | None:
             for c in verb.children
             if c.dep_ == "prt"
             or (c.dep_ == "advmod" and c.i > verb.i and c.lower_ in PARTICLES)  # "put the rent up"
-            # a preposition with no object of its own: "handed the team over to Irene"
-            or (c.dep_ == "prep" and c.lower_ in PARTICLES and not any(g.dep_ == "pobj" for g in c.children))
-            # "off" with its object: "came off the blood thinners" leaves them
-            or (c.dep_ == "prep" and c.lower_ == "off")
-            # or after the verb's object ("put the rent up to £1,350")
-            or (
-                c.dep_ == "prep"
-                and c.lower_ in PARTICLES
-                and any(d.dep_ == "dobj" and d.i < c.i for d in verb.children)
-            )
+            # a preposition that is a particle: with no object of its own ("handed the team over to
+            # Irene"), after the verb's object ("put the rent up to £1,350"), or "off" with its
+            # object ("came off the blood thinners" leaves them)
+            or (c.dep_ == "prep" and c.lower_ in PARTICLES and _particle_preposition(verb, c))
         ),
         None,
     )
@@ -334,6 +328,15 @@ def _announces_change(doc: Any) -> bool:
         t.lemma_.lower() in CHANGE_LEMMAS
         and ((t.pos_ in {"VERB", "AUX"} and t.dep_ in VERB_DEPS) or t.lemma_.lower() in CHANGE_MARKERS)
         for t in doc
+    )
+
+
+def _particle_preposition(verb: Any, prep: Any) -> bool:
+    """Whether a preposition among ``verb``'s particles belongs to the verb rather than to a noun."""
+    return (
+        prep.lower_ == "off"
+        or not any(g.dep_ == "pobj" for g in prep.children)
+        or any(d.dep_ == "dobj" and d.i < prep.i for d in verb.children)
     )
 
 
@@ -361,13 +364,17 @@ def _negated(doc: Any, root: Any, phrasal: str | None, lower: str) -> bool:
     "cancelled", not "the end of September")."""
     if root is not None and any(c.dep_ == "neg" for c in root.children):
         return True
-    ended = any(t.pos_ == "VERB" and t.lemma_.lower() in ENDING_LEMMAS for t in doc)
-    ended = ended or phrasal in ENDING_LEMMAS  # "stepped down as head of sales"
-    # "closed my Barclays account" ends it; "the shop closes at 6" says when
-    ended = ended or any(
-        t.pos_ == "VERB" and t.lemma_.lower() == "close" and any(c.dep_ == "dobj" for c in t.children)
+    # a verb that ends something; "close" only with an object: "closed my Barclays account" ends
+    # it, "the shop closes at 6" says when
+    ended = any(
+        t.pos_ == "VERB"
+        and (
+            t.lemma_.lower() in ENDING_LEMMAS
+            or (t.lemma_.lower() == "close" and any(c.dep_ == "dobj" for c in t.children))
+        )
         for t in doc
     )
+    ended = ended or phrasal in ENDING_LEMMAS  # "stepped down as head of sales"
     denied = any(t.lower_ in CLAUSE_NEGATIONS and not _embedded(t) for t in doc)
     return denied or ended or "no longer" in lower
 
