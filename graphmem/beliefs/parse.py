@@ -215,6 +215,8 @@ def _becomes(root: Any) -> bool:
     """'went vegetarian', 'got engaged', 'turned freelance': a change of state."""
     if root is None or root.lemma_ not in {"go", "get", "turn", "become", "grow"}:
         return False
+    if root.tag_ in {"VBZ", "VBP"}:  # "goes sea swimming every morning", "grows tomatoes": a habit
+        return False
     complements = {"acomp", "attr", "oprd"} | ({"dobj"} if root.lemma_ != "get" else set())
     return any(c.dep_ in complements for c in root.children)  # the small model reads 'went vegan' as dobj
 

@@ -96,7 +96,18 @@ def _named_change(statement: Statement) -> Clause | None:
     """The clause of ``statement`` when it is one sentence that names a value with a change verb
     of its own ("Moved to EY", "Joined Goldman Sachs in March"), else None."""
     clause = _single(statement)
-    return clause if clause is not None and _plain(clause) and clause.predicate in CHANGE_LEMMAS else None
+    if clause is None or not _plain(clause) or not _announces(clause, statement):
+        return None
+    return clause if _names_its_target(statement.body) else None
+
+
+def _announces(clause: Clause, statement: Statement) -> bool:
+    """A change verb of its own ("Started at PwC"), or a state said to hold now ("My GP is Dr. Ahmed
+    now"); not what someone is doing at the moment ("I'm reading Dune now")."""
+    if clause.predicate in CHANGE_LEMMAS:
+        return True
+    root = next((t for t in parse_doc(with_diary_subject(statement.body)) if t.dep_ == "ROOT"), None)
+    return clause.change and (root is None or root.tag_ != "VBG")
 
 
 def announces_named_change(statement: Statement) -> bool:

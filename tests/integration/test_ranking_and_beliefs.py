@@ -256,6 +256,32 @@ def test_each_named_change_in_a_chain_replaces_the_one_before(memory: Memory, sc
     assert [memory.get(m.id).status for m in written] == ["superseded", "superseded", "active"]
 
 
+def test_a_state_said_to_hold_now_replaces_the_statement_of_the_same_relation(
+    memory: Memory, scope: str
+) -> None:
+    """No change verb, only "now": the statement of the same relation is replaced and the speaker's
+    other named statements stay; what someone is doing at the moment ("reading Dune now") replaces
+    nothing."""
+    said = {"speaker": "Tomek"}
+    texts = ["I drive a Skoda Fabia.", "I live in Clapham.", "I bank with Monzo."]
+    kept = [
+        memory.remember(t, scope=scope, occurred_at=_day(i), metadata=said).memory
+        for i, t in enumerate(texts)
+    ]
+    memory.remember("I'm reading Dune now.", scope=scope, occurred_at=_day(4), metadata=said)
+    assert [memory.get(m.id).status for m in kept] == ["active", "active", "active"]
+    memory.remember("My car is a Kia Niro now.", scope=scope, occurred_at=_day(5), metadata=said)
+    assert [memory.get(m.id).status for m in kept] == ["superseded", "active", "active"]
+
+
+def test_a_name_beside_the_subject_is_no_new_value(memory: Memory, scope: str) -> None:
+    """ "Tomasz and Ewa got engaged" names Ewa beside Tomasz, not as where he went: it leaves
+    "Tomasz moved to Gdańsk" standing."""
+    moved = memory.remember("Tomasz moved to Gdańsk.", scope=scope, occurred_at=_day(0)).memory
+    memory.remember("Tomasz and Ewa got engaged.", scope=scope, occurred_at=_day(1))
+    assert memory.get(moved.id).status == "active"
+
+
 def test_a_club_joined_is_not_replaced_by_the_next_thing_started(memory: Memory, scope: str) -> None:
     """Only a change whose name is what it moved to counts as where things stand: joining a club
     that meets somewhere named is not replaced by volunteering somewhere else."""
