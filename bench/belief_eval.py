@@ -1,5 +1,7 @@
-"""Belief updates on scenarios written apart from the code (bench/eval/beliefs.jsonl): the pass
-rate of the offline write path on the dev or test half, per kind and per pattern.
+"""Belief updates on scenarios written apart from the code (bench/eval/beliefs.jsonl, or with
+``--set beliefs2`` the second set, bench/eval/beliefs2.jsonl, written in session 23 without reading
+the judge's code): the pass rate of the offline write path on the dev or test half, per kind and
+per pattern.
 
 Each scenario's steps are written one at a time in arrival order through REST into a scope of
 their own (``speaker`` goes to metadata when the step names one); a scenario passes when every
@@ -9,7 +11,7 @@ Beside it, in the same run, two baselines on the same scenarios and the same Min
 embedding alone (a step replaces every earlier active step at least 0.75 similar, the belief
 check's own bar for one slot, the later one in time winning) and "never an update".
 
-    python -m bench.belief_eval [--half dev|test|all] [--failures]
+    python -m bench.belief_eval [--set beliefs|beliefs2] [--half dev|test|all] [--failures]
 """
 
 from __future__ import annotations
@@ -29,13 +31,16 @@ from graphmem.embedding.factory import create_embedder
 EVAL = Path(__file__).parent / "eval"
 
 
-def load_half(half: str) -> list[dict[str, Any]]:
-    """The scenarios of one half (split once, before tuning, with a fixed seed)."""
-    lines = (EVAL / "beliefs.jsonl").read_text().splitlines()
+SETS = ("beliefs", "beliefs2")
+
+
+def load_half(half: str, name: str = "beliefs") -> list[dict[str, Any]]:
+    """The scenarios of one half of set ``name`` (split once, before tuning, with a fixed seed)."""
+    lines = (EVAL / f"{name}.jsonl").read_text().splitlines()
     scenarios = [json.loads(line) for line in lines if line.strip()]
     if half == "all":
         return scenarios
-    wanted = set(json.loads((EVAL / "beliefs_split.json").read_text())[half])
+    wanted = set(json.loads((EVAL / f"{name}_split.json").read_text())[half])
     return [s for s in scenarios if s["id"] in wanted]
 
 
@@ -84,10 +89,11 @@ def cosine_alone(scenario: dict[str, Any], vectors: np.ndarray) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--set", dest="name", choices=SETS, default="beliefs", help="which scenarios")
     parser.add_argument("--half", choices=["dev", "test", "all"], default="test")
     parser.add_argument("--failures", action="store_true", help="print every failed scenario")
     args = parser.parse_args()
-    scenarios = load_half(args.half)
+    scenarios = load_half(args.half, args.name)
     passed: Counter[str] = Counter()
     total: Counter[str] = Counter()
     embedder = create_embedder("onnx")
@@ -102,7 +108,7 @@ def main() -> None:
         httpx.Client(base_url=url, timeout=120) as client,
     ):
         for scenario in scenarios:
-            ok, status = play(client, scenario, f"/eval/beliefs/{scenario['id']}")
+            ok, status = play(client, scenario, f"/eval/{args.name}/{scenario['id']}")
             for key in ("all", f"kind:{scenario['kind']}", f"pattern:{scenario['pattern']}"):
                 total[key] += 1
                 passed[key] += ok
@@ -111,6 +117,7 @@ def main() -> None:
                 print(
                     json.dumps(
                         {
+                            "set": args.name,
                             "failed": scenario["id"],
                             "pattern": scenario["pattern"],
                             "steps": steps,
@@ -124,6 +131,7 @@ def main() -> None:
         print(
             json.dumps(
                 {
+                    "set": args.name,
                     "half": args.half,
                     "group": key,
                     "scenarios": total[key],
@@ -136,6 +144,7 @@ def main() -> None:
         print(
             json.dumps(
                 {
+                    "set": args.name,
                     "half": args.half,
                     "group": "all",
                     "baseline": system,

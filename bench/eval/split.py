@@ -2,7 +2,8 @@
 
 Usage: python bench/eval/split.py [beliefs.jsonl] [user_memories.json]
 
-* beliefs.jsonl -> beliefs_split.json, stratified by ``kind``.
+* beliefs.jsonl -> beliefs_split.json, stratified by ``kind``; the same for each further set of
+  belief scenarios (beliefs2.jsonl -> beliefs2_split.json).
 * user_memories.json (optional, may be absent) -> user_memories_split.json,
   split by user id.
 * ../shared/data/locomo10.json (read in place) -> locomo_split.json, split by conversation.
@@ -21,6 +22,7 @@ from typing import Any
 
 SEED = 20261125
 TOPIC_SETS = ("topics", "topics2")  # bench.topic_eval --set NAME
+BELIEF_SETS = ("beliefs2",)  # bench.belief_eval --set NAME, besides beliefs.jsonl (argv[1])
 HERE = Path(__file__).resolve().parent
 
 
@@ -112,6 +114,10 @@ def main(argv: list[str]) -> int:
         _write(beliefs.with_name("beliefs_split.json"), split_beliefs(beliefs))
     else:
         print(f"{beliefs} not found, skipped")
+    for name in BELIEF_SETS:
+        scenarios = HERE / f"{name}.jsonl"
+        if scenarios.exists():
+            _write(HERE / f"{name}_split.json", split_beliefs(scenarios))
     if users.exists():
         _write(users.with_name("user_memories_split.json"), split_users(users))
     else:
