@@ -12,10 +12,17 @@ and by how similar the two statements are.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
-from graphmem.beliefs.parse import CHANGE_LEMMAS, Clause, clause_texts, read_clause, sentence_count
+from graphmem.beliefs.parse import (
+    CHANGE_LEMMAS,
+    ENDING_LEMMAS,
+    Clause,
+    clause_texts,
+    read_clause,
+    sentence_count,
+)
 from graphmem.beliefs.statements import MULTI_VALUED, Statement
 from graphmem.stemming import stem
 
@@ -40,8 +47,27 @@ class Verdict:
     reason: str
 
 
+# a clause about "it" ("..., it's 18 November now"), after a joining word or none
+_IT = re.compile(r"^\W*(?:(?:so|and|but|now)\s+)?it(?:'s|\s)", re.IGNORECASE)
+
+
 def _clauses(statement: Statement) -> list[Clause]:
-    return [read_clause(text, statement.speaker) for text in clause_texts(statement.body)]
+    """The clauses of ``statement``; a later one whose subject points back ("Conference moved
+    again, it's 18 November now") is about the subject of the one before it."""
+    texts = clause_texts(statement.body)
+    clauses = [read_clause(text, statement.speaker) for text in texts]
+    for i in range(1, len(clauses)):
+        before, clause = clauses[i - 1], clauses[i]
+        if _IT.match(texts[i]) and clause.subject is None and before.subject is not None and before.thing:
+            clauses[i] = replace(
+                clause,
+                subject=before.subject,
+                subject_nouns=before.subject_nouns,
+                thing=before.thing,
+                mentions=clause.mentions | {before.subject},
+                points_back=False,
+            )
+    return clauses
 
 
 def _possessed(subject: str) -> tuple[str, str] | None:
@@ -61,14 +87,20 @@ def _different_subjects(a: Clause, b: Clause) -> bool:
         return False
     pa, pb = _possessed(a.subject), _possessed(b.subject)
     if pa and pa[0] == b.subject:
-        return not a.subject_nouns & b.lemmas
+        return not (a.subject_nouns & b.lemmas or _ends_its_value(b, a))
     if pb and pb[0] == a.subject:
-        return not b.subject_nouns & a.lemmas
+        return not (b.subject_nouns & a.lemmas or _ends_its_value(a, b))
     if (pa and pa[1] == b.subject and b.thing) or (pb and pb[1] == a.subject and a.thing):
         return False  # "my running club" and "the running club": the one the memory knows
     if _one_thing(a.subject, b.subject):
         return False
     return not (_done_to(a, b) or _done_to(b, a))
+
+
+def _ends_its_value(owner: Clause, owned: Clause) -> bool:
+    """Whether the owner's statement ends what its thing's statement names ("Ifeoma cancelled the
+    Accra trip" ends "Ifeoma's flight to Accra is on the 8th")."""
+    return owner.predicate in ENDING_LEMMAS and bool(owner.values & owned.values)
 
 
 def _done_to(other: Clause, changed: Clause) -> bool:
@@ -311,6 +343,8 @@ def _denies(a: Clause, b: Clause) -> bool:
     """Whether the negated clause names everything the other one affirms, wherever it names it:
     "The June 3 party is off" names the date that "The party is on June 3" gives as its value."""
     negated, other = (a, b) if a.negated else (b, a)
+    if negated.existential and other.thing and other.subject_nouns and other.subject_nouns <= negated.lemmas:
+        return True  # "There won't be an office party this year" denies "The office party is on ..."
     if not (other.values or other.numbers):
         return False
     named = {stem(lemma) for lemma in negated.lemmas}

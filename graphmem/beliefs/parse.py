@@ -43,7 +43,8 @@ HEDGE_WORDS = _words(
     "discussing debate debating undecided tentatively"
 )
 PAST_WORDS = _words("previously formerly originally")
-PAST_ANCHORS = _words("ago until before when back once till")
+# ("back" only as "back in 2019": _back_then; "moved back in with his parents" is a move)
+PAST_ANCHORS = _words("ago until before when once till")
 # A date anchors a past-tense statement in the past only when it says so ("in 2019", "two years
 # ago", "last spring"); "this year" or "today" anchor it in the present.
 PAST_DATE_WORDS = _words("ago last previous yesterday earlier")
@@ -60,7 +61,7 @@ CHANGE_LEMMAS = _words(
 # over as the lab's PI", "Dana stepped in as interim lead"): a change verb of its own.
 PHRASAL_CHANGES = _words(
     "take_over step_in step_down step_up hand_over switch_over move_in move_out give_up "
-    "put_up bump_up call_off break_up split_up come_off"
+    "put_up bump_up call_off break_up split_up come_off lay_off pass_away"
 )
 CHANGE_LEMMAS = CHANGE_LEMMAS | PHRASAL_CHANGES
 # Words the small model tags as adverbs where they are a verb's particle ("stepped down as lead").
@@ -84,7 +85,7 @@ VALUE_DEPS = _words("attr acomp dobj pobj oprd compound amod nummod npadvmod app
 _KEY_VALUE = re.compile(r"^\s*([^:]{1,60}?)\s*:\s*(\S.*?)\s*[.!]?\s*$")
 ENDING_LEMMAS = _words(
     "stop quit cancel end abandon drop scrap ditch resign step_down give_up finish call_off "
-    "break_up split_up come_off"
+    "break_up split_up come_off lay_off pass_away"
 )
 # a number, and a suffix that scales it or says it is a time or an ordinal ("3pm", "5k", "2nd"); a
 # unit written onto it is not one ("20mg" is 20, not 20 million and a "g")
@@ -127,6 +128,7 @@ class Clause:
     acts: frozenset[str] = frozenset()  # stems of the acts its change verb starts or ends ("quit smoking")
     thing: bool = False  # the subject is a common noun with a determiner ("the office wifi password")
     points_back: bool = False  # the subject is "it", "that", "you"...: what it is, the context says
+    existential: bool = False  # "there is", "there won't be": says whether something is at all
 
 
 def _is_temporal_adjunct(ent: Any) -> bool:
@@ -333,6 +335,19 @@ def _announces_change(doc: Any) -> bool:
     )
 
 
+START_OPENERS = _words("as from starting beginning effective")
+
+
+def _opens_with_a_start(doc: Any) -> bool:
+    """ "As of Monday, ...", "From September the clinic opens at 9", "Starting next week, ...": a
+    day from which the statement holds (not "From Monday to Friday", a span)."""
+    if len(doc) < 3 or doc[0].lower_ not in START_OPENERS:
+        return False
+    opening = doc[1:5]
+    dated = any(t.ent_type_ == "DATE" for t in opening)
+    return dated and not any(t.lower_ in {"to", "till", "until", "through"} for t in opening)
+
+
 def _particle_preposition(verb: Any, prep: Any) -> bool:
     """Whether a preposition among ``verb``'s particles belongs to the verb rather than to a noun."""
     return (
@@ -443,7 +458,7 @@ def sentence_count(text: str) -> int:
 
 # A sentence opened by a correction ("Scratch that, ...", "Change of plan: ...") says how things
 # are now, as "now" does; the rest of it is the statement.
-_CORRECTION = re.compile(
+CORRECTION = re.compile(
     r"^\s*(?:(?:scratch that|change of plans?|correction|update|actually|on second thoughts?|never mind|"
     r"plans? changed|turns out)\s*[,:;\u2014-]|(?:it )?turns out(?: that)?\s)\s*",
     re.IGNORECASE,
@@ -454,7 +469,7 @@ _CORRECTION = re.compile(
 def read_clause(text: str, speaker: str | None = None) -> Clause:
     """The clause reading of ``text``; 'I' is ``speaker`` (else 'user'). A diary note's dropped
     first person is put back, and stays unknown when no speaker is named: whoever wrote it."""
-    opener = _CORRECTION.match(text)
+    opener = CORRECTION.match(text)
     if opener is not None and text[opener.end() :].strip():
         return replace(read_clause(text[opener.end() :], speaker), change=True)
     named = named_subject(text)
@@ -521,6 +536,7 @@ def _read(text: str, speaker: str) -> Clause:
         past_only=_past_only(doc, root, lower, words),
         additive=bool(words & ADDITIVE_WORDS) or "as well" in lower or "in addition" in lower,
         change=_announces_change(doc)
+        or _opens_with_a_start(doc)
         or "no longer" in lower
         or "these days" in lower
         or _becomes(root)
@@ -540,6 +556,7 @@ def _read(text: str, speaker: str) -> Clause:
         plural=main is not None and main.tag_ in {"NNS", "NNPS"},
         acts=_acts(root) if predicate in CHANGE_LEMMAS else frozenset(),
         points_back=points_back(doc),
+        existential=any(t.dep_ == "expl" for t in doc),
         thing=main is not None
         and main.pos_ == "NOUN"
         and (

@@ -22,7 +22,7 @@ from threading import Lock
 
 import numpy as np
 
-from graphmem.beliefs.parse import CHANGE_LEMMAS, Clause, read_clause, sentence_count
+from graphmem.beliefs.parse import CHANGE_LEMMAS, CORRECTION, Clause, read_clause, sentence_count
 from graphmem.beliefs.restore import parse_doc, with_diary_subject
 from graphmem.beliefs.statements import Statement
 from graphmem.embedding.base import Embedder
@@ -104,8 +104,8 @@ def _named_change(statement: Statement) -> Clause | None:
 def _announces(clause: Clause, statement: Statement) -> bool:
     """A change verb of its own ("Started at PwC"), or a state said to hold now ("My GP is Dr. Ahmed
     now"); not what someone is doing at the moment ("I'm reading Dune now")."""
-    if clause.predicate in CHANGE_LEMMAS:
-        return True
+    if clause.predicate in CHANGE_LEMMAS or CORRECTION.match(statement.body):
+        return True  # "Change of plan: we're launching in France first" says how things are now
     root = next((t for t in parse_doc(with_diary_subject(statement.body)) if t.dep_ == "ROOT"), None)
     return clause.change and (root is None or root.tag_ != "VBG")
 

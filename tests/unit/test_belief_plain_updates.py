@@ -147,3 +147,42 @@ def test_grammar_read_updates_of_session_22(old: str, new: str) -> None:
 )
 def test_look_alikes_of_session_22_stay(old: str, new: str) -> None:
     assert not conflict(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # being laid off ends working somewhere it names
+        ("Marek works for Siemens.", "Marek was laid off when Siemens closed the Poznań plant."),
+        # a break-up, even when the rest of the sentence moves back somewhere ("moved back in")
+        (
+            "Ines lives with her boyfriend Tomás.",
+            "Ines and Tomás broke up and she moved back in with her mum.",
+        ),
+        # the owner cancels the thing a statement about it names
+        ("Olu's ferry to Split is on Friday.", "Olu cancelled the Split holiday."),
+        # "there won't be" denies the thing itself
+        ("The school fete is on 14 June.", "There won't be a school fete this summer."),
+        # a later clause about "it" is about the thing the clause before it named
+        ("The launch party is on 2 May.", "The launch party got pushed back, it's 16 May now."),
+        # a day from which the statement holds announces a change
+        ("The pharmacy closes at 6.", "Starting next month the pharmacy closes at 8."),
+        # "it" after a person is not the person: it is what they renewed
+        ("My library card expires in 2026.", "I renewed my library card; it now expires in 2029."),
+    ],
+)
+def test_grammar_read_updates_of_session_23(old: str, new: str) -> None:
+    assert conflict(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a denial about someone else's thing ends nothing of the subject's
+        ("Jonas doesn't own a bike.", "Jonas's sister owns a bike."),
+        # going swimming every morning is a habit, not a change of state
+        ("Maeve lives in Cork.", "Maeve goes sea swimming at Myrtleville every morning."),
+    ],
+)
+def test_look_alikes_of_session_23(old: str, new: str) -> None:
+    assert not conflict(old, new)
