@@ -92,7 +92,7 @@ def _different_subjects(a: Clause, b: Clause) -> bool:
         return not (b.subject_nouns & a.lemmas or _ends_its_value(a, b))
     if (pa and pa[1] == b.subject and b.thing) or (pb and pb[1] == a.subject and a.thing):
         return False  # "my running club" and "the running club": the one the memory knows
-    if _one_thing(a.subject, b.subject):
+    if one_thing(a.subject, b.subject):
         return False
     return not (_done_to(a, b) or _done_to(b, a))
 
@@ -117,6 +117,10 @@ def _names(clause: Clause, subject: str | None) -> bool:
     if subject in clause.mentions:
         return True
     owned = _possessed(subject)
+    if owned is None and any(
+        one_thing(subject, m) and _head(m) == _head(subject) for m in clause.mentions if m
+    ):
+        return True  # "Bumped the topic to 12 partitions" names "the Kafka topic"
     if owned is None or owned[0] not in clause.mentions:
         return False
     # "my inhaler" names "my asthma inhaler"
@@ -175,7 +179,7 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
         return True  # two decisions of one subject about one named thing: the later one stands
     if _decided_again(a, b) or _decided_again(b, a):
         return True
-    if b.change and b.replaces and a.values & b.values:
+    if b.replaces and a.values & b.values:
         return True  # "Bob left Google and joined Stripe" names the value it replaces
     if old.families & new.families:
         return True
@@ -186,7 +190,7 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
     return cosine >= (CHANGED_SLOT_COSINE if a.change or b.change else SAME_SLOT_COSINE)
 
 
-def _one_thing(a: str, b: str) -> bool:
+def one_thing(a: str, b: str) -> bool:
     """Whether two subject keys name one thing: the same, or one's words within the other's
     ("team standup", "standup"), neither owned by someone."""
     if a == b:
@@ -238,12 +242,29 @@ def _worded(clause: Clause) -> frozenset[str]:
     return frozenset(v for v in clause.values if not any(ch.isdigit() for ch in v))
 
 
+def _new_level(a: Clause, b: Clause) -> bool:
+    """Whether ``b`` says the measure ``a`` gives went to a new number ("down to 4 days")."""
+    return b.to_level and bool(a.numbers and b.numbers) and not a.numbers & b.numbers and _one_measure(a, b)
+
+
+def _one_measure(a: Clause, b: Clause) -> bool:
+    """Whether two clauses count the same thing ("4 hours", "1 hour") or measure what the first one
+    is about ("My resting heart rate is 72" / "Resting heart rate's down to 61"), and do not say so
+    of two different acts ("run 5 km" / "swim 2 km")."""
+    acts = a.predicate and b.predicate and a.predicate != b.predicate
+    if acts and not (a.predicate in CHANGE_LEMMAS or b.predicate in CHANGE_LEMMAS):
+        return False
+    return bool(a.counted & b.counted) or bool(a.subject_nouns and a.subject_nouns <= b.lemmas)
+
+
 def _same_measure(a: Clause, b: Clause) -> bool:
     """Whether the two clauses give different numbers in the same words and units ("20 km a week",
     "35 km a week"), one of them with no verb of its own to say it measures something else, or a
     change verb to say the number changed."""
     if a.numbers & b.numbers:
         return False
+    if _new_level(a, b):
+        return True  # "I have 10 days of leave left" / "I'm down to 4 days of leave"
     if (a.change or b.change) and a.numbers and b.numbers and _worded(a) and _worded(a) == _worded(b):
         return True  # "I take the 7:40 train" / "I've been getting the 8:10 train since ...": a new time
     if not (a.quantities and b.quantities and a.values and a.values == b.values):
@@ -259,7 +280,7 @@ def _changes_itself(changed: Clause, named: Clause) -> bool:
     password is bluebird42"). Only a thing, not a person: "Maya is a nurse" names no value of Maya."""
     if not (changed.predicate in CHANGE_LEMMAS and changed.subject and named.subject):
         return False
-    if not _one_thing(changed.subject, named.subject):
+    if not one_thing(changed.subject, named.subject):
         return False
     if named.verb != "be" or named.predicate is not None or named.slot_nouns:
         return False  # "Chiamaka's favourite dish is jollof" fills a slot of Chiamaka's, not a thing
@@ -428,9 +449,12 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
         return Verdict(False, "restates or narrows")
     if b.change or a.change:
         return Verdict(True, "change announced")
-    if not (a.values - b.values) and not (a.numbers - b.numbers):
+    trades = b.replaces and bool(a.values & b.values)  # "traded in the Brompton for a Tern"
+    if not (a.values - b.values) and not (a.numbers - b.numbers) and not trades:
         return Verdict(False, "adds detail")
     if a.quantities and b.quantities and not a.numbers & b.numbers and (a.values == b.values or b.change):
+        return Verdict(True, "a new number for the same quantity")
+    if _new_level(a, b):
         return Verdict(True, "a new number for the same quantity")
     # values that differ only in a date say when, not what: a verb that takes several objects
     # ("goes to Rome", "goes to Porto") holds one day ("goes out on Fridays"), but several things

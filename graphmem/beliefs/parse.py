@@ -129,6 +129,8 @@ class Clause:
     thing: bool = False  # the subject is a common noun with a determiner ("the office wifi password")
     points_back: bool = False  # the subject is "it", "that", "you"...: what it is, the context says
     existential: bool = False  # "there is", "there won't be": says whether something is at all
+    counted: frozenset[str] = frozenset()  # stems of the nouns its numbers count ("day" of "10 days")
+    to_level: bool = False  # a number reached "to" ("down to 4 days", "scaled the cluster to 8 nodes")
 
 
 def _is_temporal_adjunct(ent: Any) -> bool:
@@ -533,7 +535,7 @@ def _read(text: str, speaker: str) -> Clause:
         quantities=frozenset(numbers - _date_numbers(doc)),
         key=key,
         hedged=hedged or "going to" in lower or "nothing decided" in lower,
-        past_only=_past_only(doc, root, lower, words),
+        past_only=_past_only(doc, root, lower, words) or phrasal == "grow_up",  # "grew up in Nottingham"
         additive=bool(words & ADDITIVE_WORDS) or "as well" in lower or "in addition" in lower,
         change=_announces_change(doc)
         or _opens_with_a_start(doc)
@@ -557,6 +559,13 @@ def _read(text: str, speaker: str) -> Clause:
         acts=_acts(root) if predicate in CHANGE_LEMMAS else frozenset(),
         points_back=points_back(doc),
         existential=any(t.dep_ == "expl" for t in doc),
+        counted=frozenset(
+            stem(word_form(t.head)) for t in doc if t.dep_ == "nummod" and t.head.pos_ in {"NOUN", "SYM"}
+        ),
+        to_level=any(
+            t.lower_ == "to" and t.dep_ in {"prep", "dative"} and any(c.like_num for c in t.subtree)
+            for t in doc
+        ),
         thing=main is not None
         and main.pos_ == "NOUN"
         and (

@@ -22,6 +22,7 @@ from threading import Lock
 
 import numpy as np
 
+from graphmem.beliefs.judge import one_thing
 from graphmem.beliefs.parse import CHANGE_LEMMAS, CORRECTION, Clause, read_clause, sentence_count
 from graphmem.beliefs.restore import parse_doc, with_diary_subject
 from graphmem.beliefs.statements import Statement
@@ -154,7 +155,7 @@ class RelationJudge:
                 continue
             if (old.event or old.change) and not _states_where_it_stands(old, c.statement):
                 continue  # a state it replaces, not an act told ("joined a book club")
-            if (old.subject or writer) != (clause.subject or writer):
+            if not one_thing(old.subject or writer, clause.subject or writer):
                 continue  # a diary note with no subject is the writer's, as an "I" is
             eligible.append(c)
         if not eligible:

@@ -169,6 +169,11 @@ def test_look_alikes_of_session_22_stay(old: str, new: str) -> None:
         ("The pharmacy closes at 6.", "Starting next month the pharmacy closes at 8."),
         # "it" after a person is not the person: it is what they renewed
         ("My library card expires in 2026.", "I renewed my library card; it now expires in 2029."),
+        # a number a measure went down or up "to"
+        ("I have 25 days of holiday a year.", "After the new contract I'm down to 20 days of holiday."),
+        ("The Kafka topic has 6 partitions.", "Bumped the topic to 12 partitions for the sale."),
+        # trading in or swapping out what the other statement names replaces it
+        ("Omar's bike is a Brompton.", "Omar traded in the Brompton for a Tern."),
     ],
 )
 def test_grammar_read_updates_of_session_23(old: str, new: str) -> None:
@@ -182,6 +187,10 @@ def test_grammar_read_updates_of_session_23(old: str, new: str) -> None:
         ("Jonas doesn't own a bike.", "Jonas's sister owns a bike."),
         # going swimming every morning is a habit, not a change of state
         ("Maeve lives in Cork.", "Maeve goes sea swimming at Myrtleville every morning."),
+        # growing up somewhere is about the past
+        ("Nana lives in sheltered housing in Derby.", "Nana grew up in Sheffield."),
+        # a number reached "to" for another act
+        ("I row 8 km on Saturdays.", "I've worked up to cycling 40 km on Sundays."),
     ],
 )
 def test_look_alikes_of_session_23(old: str, new: str) -> None:
