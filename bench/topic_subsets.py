@@ -10,9 +10,9 @@ half it gives what ``bench.topic_eval --half dev`` gives. A subset asks the weig
 the neighbours a topic competes with change; re-dating asks the same when time says little.
 Prints one JSON line per view (mean coverage, purity and noise memories clustered).
 
-``--set topics2`` runs the same on the dev threads of bench/eval/topics2.json.
+``--set topics2`` (or topics3) runs the same on the dev threads of bench/eval/topics2.json.
 
-    python -m bench.topic_subsets [--subsets 30] [--size 12] [--seed 7] [--set topics|topics2]
+    python -m bench.topic_subsets [--subsets 30] [--size 12] [--seed 7] [--set topics|topics2|topics3]
 """
 
 from __future__ import annotations

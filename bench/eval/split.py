@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 SEED = 20261125
-TOPIC_SETS = ("topics", "topics2")  # bench.topic_eval --set NAME
+TOPIC_SETS = ("topics", "topics2", "topics3")  # bench.topic_eval --set NAME
 HERE = Path(__file__).resolve().parent
 
 
