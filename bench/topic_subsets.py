@@ -10,9 +10,9 @@ half it gives what ``bench.topic_eval --half dev`` gives. A subset asks the weig
 the neighbours a topic competes with change; re-dating asks the same when time says little.
 Prints one JSON line per view (mean coverage, purity and noise memories clustered).
 
-``--set topics2`` runs the same on the dev threads of bench/eval/topics2.json.
+``--set topics2`` (or topics3) runs the same on the dev threads of bench/eval/topics2.json.
 
-    python -m bench.topic_subsets [--subsets 30] [--size 12] [--seed 7] [--set topics|topics2]
+    python -m bench.topic_subsets [--subsets 30] [--size 12] [--seed 7] [--set topics|topics2|topics3]
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from graphmem.consolidate.settings import ConsolidationSettings
 from graphmem.consolidate.topics import topic_clusters
 from graphmem.embedding.factory import create_embedder
 from graphmem.entities.extract import extract_entities
+from graphmem.entities.names import entity_key
 from graphmem.entities.resolve import KnownEntity, resolve_mentions
 from graphmem.store.consolidation import TopicSignals
 
@@ -56,7 +57,8 @@ def cluster(rows: Sequence[dict[str, Any]], vectors: NDArray[np.float32]) -> dic
     """Score C1's topics of ``rows`` (date order) with their ``vectors``."""
     settings = ConsolidationSettings()
     ids = [f"m{i:04d}" for i in range(len(rows))]
-    keys = entity_keys([r["text"] for r in rows])
+    owner = {entity_key(name) for name in settings.topics.owner}
+    keys = [tuple(k for k in found if k not in owner) for found in entity_keys([r["text"] for r in rows])]
     signals = TopicSignals(
         occurred={
             i: datetime.fromisoformat(r["occurred_at"]).timestamp() for i, r in zip(ids, rows, strict=True)

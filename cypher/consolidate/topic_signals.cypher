@@ -1,8 +1,9 @@
-// What ties memories into topics besides their vectors: their scope and text (words), when each happened, the entities it mentions with how many memories of its scope, layer and $status mention each (rarity; with $history the superseded count too), and the memories that follow it in its episode (NEXT).
+// What ties memories into topics besides their vectors: their scope and text (words), when each happened, the entities it mentions (but not the memories' owner, $owner_keys) with how many memories of its scope, layer and $status mention each (rarity; with $history the superseded count too), and the memories that follow it in its episode (NEXT).
 // mode: read
 UNWIND $ids AS id
 MATCH (m:Memory {id: id})
 OPTIONAL MATCH (m)-[:MENTIONS]->(e:Entity)
+WHERE NOT e.key IN $owner_keys
 WITH m, e,
      CASE WHEN e IS NULL THEN 0
           ELSE COUNT { MATCH (e)<-[:MENTIONS]-(o:Memory)

@@ -21,6 +21,7 @@ from graphmem.consolidate.neighbourhood import knn_graph, shared_knn
 from graphmem.consolidate.settings import ConsolidationSettings
 from graphmem.consolidate.topics import topic_clusters
 from graphmem.embedding.base import Embedder
+from graphmem.entities.names import entity_key
 from graphmem.store.consolidation import ConsolidationStore, DerivedMemory, MemberRow, SourceLink
 
 DETAIL_PAGE = 1000
@@ -124,7 +125,13 @@ class Promotion:
             )
         if lay.topics:
             ids = sorted(set(near.graph) | {b for found in near.graph.values() for b, _ in found})
-            signals = self._store.topic_signals(ids, "active", s.page, history=s.topic_history)
+            signals = self._store.topic_signals(
+                ids,
+                "active",
+                s.page,
+                history=s.topic_history,
+                owner_keys=[entity_key(name) for name in s.topics.owner],
+            )
             clusters = topic_clusters(
                 near.graph, near.vectors, signals, s.topics, s.min_cluster, s.max_cluster
             )

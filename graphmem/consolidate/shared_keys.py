@@ -59,10 +59,16 @@ def shared_pairs(
     return out, kept
 
 
-def content_words(signals: TopicSignals, nodes: Sequence[str]) -> dict[str, tuple[str, ...]]:
-    """Each node's stemmed content words, keyed by scope (a word is rare within one scope)."""
+def content_words(
+    signals: TopicSignals, nodes: Sequence[str], owner: Iterable[str] = ()
+) -> dict[str, tuple[str, ...]]:
+    """Each node's stemmed content words, keyed by scope (a word is rare within one scope), without
+    the names of the memories' owner (``owner``, as written: 'user')."""
+    left_out = {word for name in owner for word in analyse(name)}
     return {
-        node: tuple(f"{signals.scopes.get(node, '')}\x1f{word}" for word in set(analyse(text)))
+        node: tuple(
+            f"{signals.scopes.get(node, '')}\x1f{word}" for word in set(analyse(text)) if word not in left_out
+        )
         for node in nodes
         if (text := signals.texts.get(node))
     }

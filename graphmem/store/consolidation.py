@@ -176,14 +176,26 @@ class ConsolidationStore:
         return ids, vectors
 
     def topic_signals(
-        self, ids: Sequence[str], status: str, page: int = 2000, history: bool = False
+        self,
+        ids: Sequence[str],
+        status: str,
+        page: int = 2000,
+        history: bool = False,
+        owner_keys: Sequence[str] = (),
     ) -> TopicSignals:
         """Occurrence times, mentioned entities (with their mention counts in the scope) and NEXT
-        links of the given memories, read in pages (``history``: superseded memories count too)."""
+        links of the given memories, read in pages (``history``: superseded memories count too;
+        entities keyed ``owner_keys``, the memories' owner, are left out)."""
         signals = TopicSignals({}, {}, {}, [])
         for start in range(0, len(ids), page):
             chunk = list(ids[start : start + page])
-            rows = self._executor.read("consolidate/topic_signals", ids=chunk, status=status, history=history)
+            rows = self._executor.read(
+                "consolidate/topic_signals",
+                ids=chunk,
+                status=status,
+                history=history,
+                owner_keys=list(owner_keys),
+            )
             for raw in rows:
                 row = native(raw)
                 at = row["occurred_at"]
