@@ -167,6 +167,8 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
         return True  # "My shift is 7am-3pm" / "I'm on nights now, 11pm-7am": new hours
     if _changes_the_subject_of(a, b) or _changes_the_subject_of(b, a):
         return True
+    if (a.change or b.change) and (_object_is_subject(a, b) or _object_is_subject(b, a)):
+        return True  # "We store backups on tape" / "Backups go to Backblaze B2 now"
     if _changes_itself(a, b) or _changes_itself(b, a):
         return True
     if (a.predicate and stem(a.predicate) in b.acts) or (b.predicate and stem(b.predicate) in a.acts):
@@ -219,6 +221,15 @@ _HOURS = re.compile(
     r"\b(\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?)\s*(?:-|\u2013|to|till|until)\s*(\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?)\b",
     re.IGNORECASE,
 )
+
+
+def _object_is_subject(thing: Clause, told: Clause) -> bool:
+    """Whether ``thing`` is about a thing that a subject-less ("we", a diary note) statement names
+    as what it acts on: the same thing told from two sides ("The spare key is in a lockbox now" /
+    "We keep the spare key under the mat")."""
+    if not thing.thing or thing.subject is None or told.subject is not None or told.points_back:
+        return False
+    return stem(_head(thing.subject)) in told.values
 
 
 def _one_act(a: Clause, b: Clause) -> bool:

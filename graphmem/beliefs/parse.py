@@ -215,6 +215,9 @@ def _moved_to(participle: Any, aux: Any) -> bool:
     return past and to and participle.lemma_.lower() in CHANGE_LEMMAS
 
 
+HOW_IT_WENT = _words("well badly ok okay fine smoothly wrong great fine awry")
+
+
 def _becomes(root: Any) -> bool:
     """'went vegetarian', 'got engaged', 'turned freelance': a change of state."""
     if root is None or root.lemma_ not in {"go", "get", "turn", "become", "grow"}:
@@ -222,7 +225,8 @@ def _becomes(root: Any) -> bool:
     if root.tag_ in {"VBZ", "VBP"}:  # "goes sea swimming every morning", "grows tomatoes": a habit
         return False
     complements = {"acomp", "attr", "oprd"} | ({"dobj"} if root.lemma_ != "get" else set())
-    return any(c.dep_ in complements for c in root.children)  # the small model reads 'went vegan' as dobj
+    # the small model reads 'went vegan' as dobj; 'went well' says how something turned out
+    return any(c.dep_ in complements and c.lower_ not in HOW_IT_WENT for c in root.children)
 
 
 def _past_only(doc: Any, root: Any, lower: str, words: set[str]) -> bool:

@@ -172,6 +172,9 @@ def test_look_alikes_of_session_22_stay(old: str, new: str) -> None:
         # a number a measure went down or up "to"
         ("I have 25 days of holiday a year.", "After the new contract I'm down to 20 days of holiday."),
         ("The Kafka topic has 6 partitions.", "Bumped the topic to 12 partitions for the sale."),
+        # one thing told from two sides: what "we" act on, then the thing itself, a change announced
+        ("We park the van behind the depot.", "The van is parked at the new yard on Mill Lane now."),
+        ("Invoices go out from Xero.", "We send invoices from QuickBooks now."),
         # trading in or swapping out what the other statement names replaces it
         ("Omar's bike is a Brompton.", "Omar traded in the Brompton for a Tern."),
     ],
@@ -187,6 +190,11 @@ def test_grammar_read_updates_of_session_23(old: str, new: str) -> None:
         ("Jonas doesn't own a bike.", "Jonas's sister owns a bike."),
         # going swimming every morning is a habit, not a change of state
         ("Maeve lives in Cork.", "Maeve goes sea swimming at Myrtleville every morning."),
+        # an operation that went well is no change of state of what a pointing-back clause named
+        (
+            "Dad was told he needs a knee replacement.",
+            "Knee replacement went well; he's on the ward for three days.",
+        ),
         # growing up somewhere is about the past
         ("Nana lives in sheltered housing in Derby.", "Nana grew up in Sheffield."),
         # a number reached "to" for another act
