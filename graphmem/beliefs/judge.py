@@ -477,6 +477,8 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
     if (a.event or b.event) and a.verb == b.verb and not (a.change or b.change or a.decided or b.decided):
         # "took the kids to the museum" / "to the beach"; "ran a marathon in May" / "runs 5k every day"
         return Verdict(False, "an act told in the past")
+    if a.kinds & b.kinds and not (a.change or b.change):
+        return Verdict(False, "two of a kind")  # "open an office in Austin" / "an office in Dublin"
     if {a.verb, b.verb} & MULTI_VALUED and not when_only:
         return Verdict(False, "a slot with several values")
     return Verdict(True, "different value")

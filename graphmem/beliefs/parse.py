@@ -131,6 +131,9 @@ class Clause:
     existential: bool = False  # "there is", "there won't be": says whether something is at all
     counted: frozenset[str] = frozenset()  # stems of the nouns its numbers count ("day" of "10 days")
     to_level: bool = False  # a number reached "to" ("down to 4 days", "scaled the cluster to 8 nodes")
+    kinds: frozenset[str] = (
+        frozenset()
+    )  # one of a kind it acts on, told apart by where or which ("an office in Austin")
 
 
 def _is_temporal_adjunct(ent: Any) -> bool:
@@ -236,9 +239,30 @@ def _past_only(doc: Any, root: Any, lower: str, words: set[str]) -> bool:
     used_to = " used to " in f" {lower} " and any(t.lemma_ == "use" and t.tag_ == "VBD" for t in doc)
     if used_to or words & PAST_WORDS or _back_then(doc):
         return True
-    if root is None or root.tag_ != "VBD" or root.lemma_ in CHANGE_LEMMAS or _becomes(root):
+    # the past tense: on the verb, or on "did" ("didn't open until 9")
+    past = root is not None and (
+        root.tag_ == "VBD"
+        or any(c.dep_ == "aux" and c.lemma_ == "do" and c.tag_ == "VBD" for c in root.children)
+    )
+    if root is None or not past or root.lemma_ in CHANGE_LEMMAS or _becomes(root):
         return False
+    if _formerly_held(doc, root):
+        return True  # "Camille's first manager was Odette", "My old flat was in Leith"
     return bool(words & PAST_ANCHORS) or any(_past_date(e) for e in doc.ents)
+
+
+FORMER_WORDS = _words("first former previous old ex")
+
+
+def _formerly_held(doc: Any, root: Any) -> bool:
+    """Whether a past copula says who or what held a slot before: the subject is a slot marked
+    as an earlier one ("first manager", "old flat", "previous landlord")."""
+    if root.lemma_ != "be":
+        return False
+    subject = next((c for c in root.children if c.dep_ in {"nsubj", "nsubjpass"}), None)
+    return subject is not None and any(
+        c.dep_ == "amod" and c.lower_ in FORMER_WORDS for c in subject.children
+    )
 
 
 def _back_then(doc: Any) -> bool:
@@ -563,6 +587,16 @@ def _read(text: str, speaker: str) -> Clause:
         acts=_acts(root) if predicate in CHANGE_LEMMAS else frozenset(),
         points_back=points_back(doc),
         existential=any(t.dep_ == "expl" for t in doc),
+        kinds=frozenset(
+            t.lemma_.lower()
+            for t in doc
+            if t.dep_ == "dobj"
+            and any(c.dep_ == "det" and c.lower_ in {"a", "an"} for c in t.children)
+            and any(
+                c.dep_ == "prep" and any(g.dep_ == "pobj" for g in c.children)
+                for c in (*t.children, *t.head.children)
+            )
+        ),
         counted=frozenset(
             stem(word_form(t.head)) for t in doc if t.dep_ == "nummod" and t.head.pos_ in {"NOUN", "SYM"}
         ),

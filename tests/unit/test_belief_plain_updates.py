@@ -195,6 +195,12 @@ def test_grammar_read_updates_of_session_23(old: str, new: str) -> None:
             "Dad was told he needs a knee replacement.",
             "Knee replacement went well; he's on the ward for three days.",
         ),
+        # the earlier holder of a slot, said in the past ("first", "old", "previous")
+        ("Bruno's manager is Keiko.", "Bruno's first manager at the bank was Harald."),
+        # the past on the auxiliary: "didn't open until 9" back then
+        ("The gym opens at 6.", "When it first opened, the gym didn't open until 8."),
+        # two of a kind, told apart by where
+        ("We decided to open a warehouse in Leeds.", "We decided to open a warehouse in Bristol."),
         # growing up somewhere is about the past
         ("Nana lives in sheltered housing in Derby.", "Nana grew up in Sheffield."),
         # a number reached "to" for another act
