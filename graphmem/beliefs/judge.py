@@ -167,6 +167,8 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
         return True  # "My shift is 7am-3pm" / "I'm on nights now, 11pm-7am": new hours
     if _changes_the_subject_of(a, b) or _changes_the_subject_of(b, a):
         return True
+    if b.change and b.predicate in CHANGE_LEMMAS and a.subject == b.subject and _same_kind_renamed(a, b):
+        return True  # "Noel is on the night desk" / "Noel moved to the sports desk"
     if (a.change or b.change) and (_object_is_subject(a, b) or _object_is_subject(b, a)):
         return True  # "We store backups on tape" / "Backups go to Backblaze B2 now"
     if _changes_itself(a, b) or _changes_itself(b, a):
@@ -221,6 +223,14 @@ _HOURS = re.compile(
     r"\b(\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?)\s*(?:-|\u2013|to|till|until)\s*(\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?)\b",
     re.IGNORECASE,
 )
+
+
+def _same_kind_renamed(a: Clause, b: Clause) -> bool:
+    """Whether both clauses name a thing of one kind (one head noun), each told apart by its own
+    words ("the Premium plan" / "the Basic plan", "the night desk" / "the sports desk")."""
+    own_a = {_head(m): m for m in a.mentions if " " in m and m != a.subject}
+    own_b = {_head(m): m for m in b.mentions if " " in m and m != b.subject}
+    return any(own_a[h] != own_b[h] for h in own_a.keys() & own_b.keys())
 
 
 def _object_is_subject(thing: Clause, told: Clause) -> bool:

@@ -175,6 +175,8 @@ def test_look_alikes_of_session_22_stay(old: str, new: str) -> None:
         # one thing told from two sides: what "we" act on, then the thing itself, a change announced
         ("We park the van behind the depot.", "The van is parked at the new yard on Mill Lane now."),
         ("Invoices go out from Xero.", "We send invoices from QuickBooks now."),
+        # a change verb to another of one kind ("plan", "desk"), told apart by its own words
+        ("Tom works on the night desk.", "Tom moved to the features desk."),
         # trading in or swapping out what the other statement names replaces it
         ("Omar's bike is a Brompton.", "Omar traded in the Brompton for a Tern."),
     ],
