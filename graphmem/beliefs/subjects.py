@@ -30,7 +30,36 @@ def word_form(token: Any) -> str:
     some of them as plurals in one sentence and not in another ("data" -> "datum"). A full stop the
     tokenizer left on the last word ("AoE.") is not part of it."""
     word = str(token.text if token.dep_ == "compound" and token.pos_ == "NOUN" else token.lemma_).lower()
-    return word.rstrip(".") if len(word) > 2 and word[-2:-1].isalpha() else word
+    word = word.rstrip(".") if len(word) > 2 and word[-2:-1].isalpha() else word
+    if token.ent_type_ == "DATE" or token.pos_ == "PROPN":  # "Sept" is September, "Thurs" Thursday
+        return CALENDAR_ABBREVIATIONS.get(word, word)
+    return word
+
+
+CALENDAR_ABBREVIATIONS = {
+    **{
+        m[:3]: m
+        for m in (
+            "january",
+            "february",
+            "march",
+            "april",
+            "june",
+            "july",
+            "august",
+            "september",
+            "october",
+            "november",
+            "december",
+        )
+    },
+    "sept": "september",
+    **{d[:3]: d for d in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")},
+    "tues": "tuesday",
+    "weds": "wednesday",
+    "thur": "thursday",
+    "thurs": "thursday",
+}
 
 
 def phrase_of(token: Any, speaker: str) -> str | None:

@@ -203,6 +203,8 @@ def test_grammar_read_updates_of_session_23(old: str, new: str) -> None:
         ("The gym opens at 6.", "When it first opened, the gym didn't open until 8."),
         # two of a kind, told apart by where
         ("We decided to open a warehouse in Leeds.", "We decided to open a warehouse in Bristol."),
+        # a month or a day written short is the same month or day
+        ("Rent is due on the 1st of Oct.", "Rent is due on 1 October."),
         # growing up somewhere is about the past
         ("Nana lives in sheltered housing in Derby.", "Nana grew up in Sheffield."),
         # a number reached "to" for another act
