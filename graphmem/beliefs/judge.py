@@ -39,6 +39,10 @@ RESTATE_COSINE = 0.75
 NEGATION_COSINE = 0.6
 
 
+# Words of a note's key that qualify it rather than name the slot ("final", "current").
+KEY_FILLERS = frozenset("the a an my our your on of for in at to final current new latest chosen".split())
+
+
 @dataclass(frozen=True)
 class Verdict:
     """Whether the statements conflict, and why (for match reasons and logs)."""
@@ -139,7 +143,14 @@ def _heads(phrases: frozenset[str]) -> set[str]:
 def _keyed(note: Clause, other: Clause) -> bool:
     """Whether a "key: value" note's key is the slot, or the thing, the other statement speaks of
     ("Favourite band: Blur" / "My favourite band is Wet Leg")."""
-    return bool(note.key and not other.key and (note.key in other.slot_nouns or note.key == other.subject))
+    if not note.key or other.key:
+        return False
+    if note.key in other.slot_nouns or note.key == other.subject:
+        return True
+    # "Final decision on hosting: Fly.io" / "We switched the hosting decision to Render"
+    asked = {stem(w) for w in note.key.split() if w not in KEY_FILLERS}
+    named = {stem(w) for phrase in other.mentions | other.slot_nouns for w in phrase.split()}
+    return len(asked) > 1 and asked <= named
 
 
 def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: float) -> bool:

@@ -177,6 +177,8 @@ def test_look_alikes_of_session_22_stay(old: str, new: str) -> None:
         ("Invoices go out from Xero.", "We send invoices from QuickBooks now."),
         # a change verb to another of one kind ("plan", "desk"), told apart by its own words
         ("Tom works on the night desk.", "Tom moved to the features desk."),
+        # a note whose key's words name the slot the other statement changed
+        ("We moved the offsite venue to Bath.", "Final offsite venue: Oxford."),
         # trading in or swapping out what the other statement names replaces it
         ("Omar's bike is a Brompton.", "Omar traded in the Brompton for a Tern."),
     ],
