@@ -111,14 +111,19 @@ def _different_subjects(a: Clause, b: Clause) -> bool:
         return False
     pa, pb = _possessed(a.subject), _possessed(b.subject)
     if pa and pa[0] == b.subject:
-        return not (a.subject_nouns & b.lemmas or _ends_its_value(b, a))
+        return not (_owned_nouns(a, pa[1]) & b.lemmas or _ends_its_value(b, a))
     if pb and pb[0] == a.subject:
-        return not (b.subject_nouns & a.lemmas or _ends_its_value(a, b))
+        return not (_owned_nouns(b, pb[1]) & a.lemmas or _ends_its_value(a, b))
     if (pa and pa[1] == b.subject and b.thing) or (pb and pb[1] == a.subject and a.thing):
         return False  # "my running club" and "the running club": the one the memory knows
     if one_thing(a.subject, b.subject):
         return False
     return not (_done_to(a, b) or _done_to(b, a))
+
+
+def _owned_nouns(clause: Clause, owned: str) -> frozenset[str]:
+    """The nouns of a possessed subject ("flat" of "Yusuf's flat"), from the parse or its key."""
+    return clause.subject_nouns or frozenset({_head(owned)})
 
 
 def _ends_its_value(owner: Clause, owned: Clause) -> bool:
