@@ -203,7 +203,7 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
         return True  # "My shift is 7am-3pm" / "I'm on nights now, 11pm-7am": new hours
     if _changes_the_subject_of(a, b) or _changes_the_subject_of(b, a):
         return True
-    if b.change and b.predicate in CHANGE_LEMMAS and a.subject == b.subject and _same_kind_renamed(a, b):
+    if b.change and b.subject in (None, a.subject) and _same_kind_renamed(a, b):
         return True  # "Noel is on the night desk" / "Noel moved to the sports desk"
     if (a.change or b.change) and (_object_is_subject(a, b) or _object_is_subject(b, a)):
         return True  # "We store backups on tape" / "Backups go to Backblaze B2 now"
@@ -439,6 +439,14 @@ def _affirms_denied_act(a: Clause, b: Clause) -> bool:
     return negated.predicate in other.lemmas and bool(a.values & b.values)
 
 
+def _says_again(a: Clause, b: Clause, cosine: float) -> bool:
+    """Whether ``b`` as a whole says nothing ``a`` does not, worded alike: no value, name or number
+    of its own, no change, no denial ("Bee stings: I'm allergic, always have my EpiPen on me")."""
+    if cosine < RESTATE_COSINE or a.negated or b.negated or b.change or b.replaces:
+        return False
+    return bool(b.values) and b.values <= a.values and b.numbers <= a.numbers and b.names <= a.names
+
+
 def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
     """Decide whether ``old`` and ``new`` cannot both hold (order-independent but for the
     announcements of ``new``: a change it announces, an addition it makes)."""
@@ -459,6 +467,8 @@ def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
         return Verdict(False, "a plan or a guess, not a change")
     if whole_a.past_only or whole_b.past_only:
         return Verdict(False, "about the past")
+    if _says_again(whole_a, whole_b, cosine):
+        return Verdict(False, "restates")  # whatever its clauses pair up as
     verdicts = [_judge_clauses(old, new, a, b, cosine) for a in _clauses(old) for b in _clauses(new)]
     return next((v for v in verdicts if v.conflict), verdicts[0])
 

@@ -179,6 +179,11 @@ def test_look_alikes_of_session_22_stay(old: str, new: str) -> None:
         ("Tom works on the night desk.", "Tom moved to the features desk."),
         # a note whose key's words name the slot the other statement changed
         ("We moved the offsite venue to Bath.", "Final offsite venue: Oxford."),
+        # another of one kind with "now" and no change verb, the next clause pointing back
+        (
+            "Dara works the night shift at the depot, 10pm to 6am.",
+            "Dara's on the day shift now, she starts at 7am.",
+        ),
         # trading in or swapping out what the other statement names replaces it
         ("Omar's bike is a Brompton.", "Omar traded in the Brompton for a Tern."),
     ],
@@ -207,6 +212,11 @@ def test_grammar_read_updates_of_session_23(old: str, new: str) -> None:
         ("We decided to open a warehouse in Leeds.", "We decided to open a warehouse in Bristol."),
         # a month or a day written short is the same month or day
         ("Rent is due on the 1st of Oct.", "Rent is due on 1 October."),
+        # a restatement as a whole, whatever its clauses pair up as
+        (
+            "I'm allergic to wasp stings, I carry antihistamines.",
+            "Wasp stings: I'm allergic, always have antihistamines on me.",
+        ),
         # growing up somewhere is about the past
         ("Nana lives in sheltered housing in Derby.", "Nana grew up in Sheffield."),
         # a number reached "to" for another act
