@@ -439,6 +439,15 @@ def _affirms_denied_act(a: Clause, b: Clause) -> bool:
     return negated.predicate in other.lemmas and bool(a.values & b.values)
 
 
+def _ends_as_a_whole(a: Clause, b: Clause, cosine: float) -> bool:
+    """Whether ``b``'s subject ends, with an ending verb of its own, what ``a`` says of the same
+    subject: the value ``a`` gives is named anywhere in ``b`` ("stepped down" in one clause,
+    "treasurer" in the next)."""
+    same = a.subject is not None and a.subject == b.subject
+    ends = b.predicate in ENDING_LEMMAS and not a.negated
+    return same and ends and cosine >= NEGATION_COSINE and bool(a.values & b.values)
+
+
 def _says_again(a: Clause, b: Clause, cosine: float) -> bool:
     """Whether ``b`` as a whole says nothing ``a`` does not, worded alike: no value, name or number
     of its own, no change, no denial ("Bee stings: I'm allergic, always have my EpiPen on me")."""
@@ -469,6 +478,8 @@ def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
         return Verdict(False, "about the past")
     if _says_again(whole_a, whole_b, cosine):
         return Verdict(False, "restates")  # whatever its clauses pair up as
+    if _ends_as_a_whole(whole_a, whole_b, cosine):
+        return Verdict(True, "ended")  # "Hiroshi stepped down and Anneke was elected treasurer"
     verdicts = [_judge_clauses(old, new, a, b, cosine) for a in _clauses(old) for b in _clauses(new)]
     return next((v for v in verdicts if v.conflict), verdicts[0])
 

@@ -61,7 +61,7 @@ CHANGE_LEMMAS = _words(
 # over as the lab's PI", "Dana stepped in as interim lead"): a change verb of its own.
 PHRASAL_CHANGES = _words(
     "take_over step_in step_down step_up hand_over switch_over move_in move_out give_up "
-    "put_up bump_up call_off break_up split_up come_off lay_off pass_away"
+    "put_up bump_up call_off break_up split_up come_off lay_off pass_away step_back"
 )
 CHANGE_LEMMAS = CHANGE_LEMMAS | PHRASAL_CHANGES
 # Words the small model tags as adverbs where they are a verb's particle ("stepped down as lead").
@@ -85,7 +85,7 @@ VALUE_DEPS = _words("attr acomp dobj pobj oprd compound amod nummod npadvmod app
 _KEY_VALUE = re.compile(r"^\s*([^:]{1,60}?)\s*:\s*(\S.*?)\s*[.!]?\s*$")
 ENDING_LEMMAS = _words(
     "stop quit cancel end abandon drop scrap ditch resign step_down give_up finish call_off "
-    "break_up split_up come_off lay_off pass_away"
+    "break_up split_up come_off lay_off pass_away step_back"
 )
 # a number, and a suffix that scales it or says it is a time or an ordinal ("3pm", "5k", "2nd"); a
 # unit written onto it is not one ("20mg" is 20, not 20 million and a "g")

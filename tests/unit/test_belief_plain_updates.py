@@ -184,6 +184,11 @@ def test_look_alikes_of_session_22_stay(old: str, new: str) -> None:
             "Dara works the night shift at the depot, 10pm to 6am.",
             "Dara's on the day shift now, she starts at 7am.",
         ),
+        # an ending verb in one clause, the value it ends named in the next
+        (
+            "Femi is the secretary of the allotment society.",
+            "Femi stepped down and Ruth was voted in as secretary.",
+        ),
         # trading in or swapping out what the other statement names replaces it
         ("Omar's bike is a Brompton.", "Omar traded in the Brompton for a Tern."),
     ],
