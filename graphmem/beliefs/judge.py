@@ -41,25 +41,8 @@ NEGATION_COSINE = 0.6
 
 # Words of a note's key that qualify it rather than name the slot ("final", "current").
 KEY_FILLERS = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "my",
-        "our",
-        "your",
-        "on",
-        "of",
-        "for",
-        "in",
-        "at",
-        "to",
-        "final",
-        "current",
-        "new",
-        "latest",
-        "chosen",
-    ]
+    {"the", "a", "an", "my", "our", "your", "on", "of", "for", "in", "at", "to", "final", "current", "new"}
+    | {"latest", "chosen"}
 )
 
 

@@ -131,9 +131,8 @@ class Clause:
     existential: bool = False  # "there is", "there won't be": says whether something is at all
     counted: frozenset[str] = frozenset()  # stems of the nouns its numbers count ("day" of "10 days")
     to_level: bool = False  # a number reached "to" ("down to 4 days", "scaled the cluster to 8 nodes")
-    kinds: frozenset[str] = (
-        frozenset()
-    )  # one of a kind it acts on, told apart by where or which ("an office in Austin")
+    # what it acts on as one of a kind, told apart by where or which ("an office in Austin")
+    kinds: frozenset[str] = frozenset()
 
 
 def _is_temporal_adjunct(ent: Any) -> bool:
@@ -218,7 +217,7 @@ def _moved_to(participle: Any, aux: Any) -> bool:
     return past and to and participle.lemma_.lower() in CHANGE_LEMMAS
 
 
-HOW_IT_WENT = _words("well badly ok okay fine smoothly wrong great fine awry")
+HOW_IT_WENT = _words("well badly ok okay fine smoothly wrong great awry")
 
 
 def _becomes(root: Any) -> bool:
