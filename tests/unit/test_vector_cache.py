@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import numpy as np
 import pytest
 
-from graphmem.recall.vector_cache import Opened, Subtree, VectorCache
+from graphmem.recall.vector_cache import Opened, Subtree, VectorCache, first_check
 from graphmem.store.scope_vectors import ScopeRows
 from graphmem.store.search import instant
 
@@ -81,3 +81,9 @@ def test_the_episode_context_of_a_memory_comes_from_the_cached_vectors() -> None
     assert context.texts == ("text b", "text c")
     # a neighbour the cache does not hold (another scope): the graph reads the context instead
     assert cache.surroundings(opened, query, {"a": (["b", "elsewhere"], ["text b", "x"])}) is None
+
+
+def test_the_first_check_sends_the_candidates_asked_for_and_a_fifth_more() -> None:
+    assert first_check(50, 100) == 60
+    assert first_check(5, 10) == 6
+    assert first_check(50, 40) == 40  # never more hits than the cache ranked
