@@ -1,4 +1,4 @@
-// The second round trip of a scoped recall that the in-process vector cache answers: its cached vector hits $hits (id, cosine, rank) kept where they pass the candidates' filters (status in $statuses), in rank order (the first $limit), with their ranking facts and texts; and in the same statement what expand_with_details reads for the seeds, pool and episode context that recall chose from its cached hits before sending (neighbours with status in $neighbour_statuses): recall uses that part only when the hits that passed lead to the same choice, else it sends expand_with_details. The episode context comes as ids and texts: recall takes the cosines among those memories and to the query from its cache.
+// The second round trip of a scoped recall that the in-process vector cache answers: its cached vector hits $hits (id, cosine, rank) kept where they pass the candidates' filters (status in $statuses), in rank order (the first $limit), with their ranking facts (not their texts: the cache holds them); and in the same statement what expand_with_details reads for the seeds, pool and episode context that recall chose from its cached hits before sending (neighbours with status in $neighbour_statuses): recall uses that part only when the hits that passed lead to the same choice, else it sends expand_with_details. The episode context comes as ids: recall takes those memories' texts, and the cosines among them and to the query, from its cache.
 // mode: read
 CALL () {
   UNWIND $hits AS h
@@ -18,7 +18,7 @@ CALL () {
   WITH m, h
   ORDER BY h.rank
   LIMIT $limit
-  RETURN collect({id: m.id, score: h.cosine, text: m.text, importance: m.importance, strength: m.strength,
+  RETURN collect({id: m.id, score: h.cosine, importance: m.importance, strength: m.strength,
            layer: m.layer, categories: m.categories, occurred: m.occurred_at.epochSeconds,
            accessed: coalesce(m.last_accessed_at, m.occurred_at).epochSeconds,
            spaced: coalesce(m.spaced_access_count, 0), priority: coalesce(m.priority, 0.0),
@@ -90,6 +90,6 @@ CALL () {
   }
   WITH m, near
   WHERE size(near) > 0
-  RETURN collect({id: m.id, near: [n IN near | n.id], texts: [n IN near | n.text]}) AS around
+  RETURN collect({id: m.id, near: [n IN near | n.id]}) AS around
 }
 RETURN hits, neighbours, details, around

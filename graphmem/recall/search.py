@@ -12,7 +12,8 @@ trips. The first reads the fulltext candidates and the scopes' revisions while t
 embedded in another thread. Then the cache ranks, and recall chooses what to expand from the
 cached hits and texts as if they had all passed the filters; the second round trip checks the hits
 in the graph and reads that expansion with them. When the hits that passed lead to another choice
-(a filter dropped one, a text changed), the expansion is read again: never a different answer.
+(a filter dropped one), the expansion is read again: never a different answer. The graph sends
+no text the cache holds (hits and episode context carry the cached texts their cosines came from).
 """
 
 from __future__ import annotations

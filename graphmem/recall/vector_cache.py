@@ -10,7 +10,8 @@ ranks. Every hit then goes back to the graph in the second round trip, which app
 filters there (the caller's allowed scopes, status, layers, strength, as_of). So a write through
 any process is recalled at once through every other one, and the cache never returns what the
 graph would not. The cache also holds each memory's text, so recall can choose what to expand
-before the hits come back checked (recall/search.py), and send both in one round trip.
+before the hits come back checked (recall/search.py), and send both in one round trip; the check
+returns no text the cache holds (a hit keeps the cached text its cosine was computed from).
 """
 
 from __future__ import annotations
@@ -275,7 +276,7 @@ class VectorCache:
         """The hits of ``nearest`` that pass ``where`` in the graph (the first ``limit``), in one
         round trip with the neighbourhood of ``expansion`` (``scope_vectors.checked``). None when
         the filters dropped so many that the exact top ``limit`` is unknown (the graph answers)."""
-        hits = [(m, c) for m, c, _ in nearest.hits]
+        hits = nearest.hits
         first = first_check(limit, len(hits))
         checked = scope_vectors.checked(
             tx,
@@ -306,17 +307,18 @@ class VectorCache:
         return checked
 
     def surroundings(
-        self, opened: Opened, query: np.ndarray, around: dict[str, tuple[list[str], list[str]]]
+        self, opened: Opened, query: np.ndarray, around: dict[str, list[str]]
     ) -> dict[str, Surroundings] | None:
-        """The episode context of each memory of ``around`` (memory -> its neighbours' ids and
-        texts) with the cosines among them and to ``query`` taken from the cached vectors; None
-        when the cache does not hold one of them (a neighbour in a scope not asked for)."""
+        """The episode context of each memory of ``around`` (memory -> its neighbours' ids): their
+        texts, and the cosines among them and to ``query``, taken from the cache; None when the
+        cache does not hold one of them (a neighbour in a scope not asked for, or written since)."""
         out = {}
         with self._lock:
-            for memory_id, (near, texts) in around.items():
+            for memory_id, near in around.items():
                 rows = [self._vector(opened.subtrees, m) for m in [memory_id, *near]]
                 if any(r is None for r in rows):
                     return None
+                texts = [self._text(opened.subtrees, m) for m in near]
                 vectors = np.stack([r for r in rows if r is not None]).astype(np.float64)
                 among = vectors[1:] @ vectors[1:].T
                 out[memory_id] = Surroundings(

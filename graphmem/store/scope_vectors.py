@@ -139,24 +139,26 @@ def start(tx: Transaction, lucene: str | None, where: SearchFilter, *, text_k: i
 
 def checked(
     tx: Transaction,
-    hits: list[tuple[str, float]],
+    hits: list[tuple[str, float, str]],
     where: SearchFilter,
     *,
     limit: int,
     expansion: Expansion | None,
     embedding: list[float],
     neighbours_where: SearchFilter,
-    context: Callable[[dict[str, tuple[list[str], list[str]]]], dict[str, Surroundings] | None],
+    context: Callable[[dict[str, list[str]]], dict[str, Surroundings] | None],
 ) -> Checked:
-    """Vector hits (id, cosine; best first) kept where they pass ``where`` (the first ``limit``),
-    in one round trip with the neighbourhood of ``expansion`` (filtered by ``neighbours_where``,
-    cosines to ``embedding``) when one is given. The episode context of each memory comes as the
-    ids and texts of its neighbours (memory -> (ids, texts)); ``context`` turns them into
-    :class:`Surroundings`, or None when it cannot (the expansion is then not kept)."""
+    """Vector hits (id, cosine, text as the cache holds them; best first) kept where they pass
+    ``where`` (the first ``limit``), in one round trip with the neighbourhood of ``expansion``
+    (filtered by ``neighbours_where``, cosines to ``embedding``) when one is given. The graph
+    sends no text the cache holds: a hit keeps the cached text its cosine came from. The episode
+    context of each memory comes as the ids of its neighbours (memory -> ids); ``context`` turns
+    them into :class:`Surroundings`, or None when it cannot (the expansion is then not kept)."""
     expand = expansion or Expansion((), (), (), 0)
+    texts = {i: t for i, _, t in hits}
     rows = tx.run(
         "search/cached_recall_expand",
-        hits=[{"id": i, "cosine": c, "rank": n} for n, (i, c) in enumerate(hits)],
+        hits=[{"id": i, "cosine": c, "rank": n} for n, (i, c, _) in enumerate(hits)],
         limit=limit,
         embedding=embedding,
         neighbour_statuses=neighbours_where.statuses,
@@ -165,14 +167,12 @@ def checked(
     )
     row = rows[0]
     vector = [
-        Candidate(str(h["id"]), float(h["score"]), facts_of(h), float(h["score"]), str(h["text"]))
+        Candidate(str(h["id"]), float(h["score"]), facts_of(h), float(h["score"]), texts[str(h["id"])])
         for h in row["hits"]
     ]
     if expansion is None:
         return Checked(vector, None)
-    around = context(
-        {str(r["id"]): ([str(n) for n in r["near"]], [str(t) for t in r["texts"]]) for r in row["around"]}
-    )
+    around = context({str(r["id"]): [str(n) for n in r["near"]] for r in row["around"]})
     return Checked(vector, None if around is None else neighbourhood_of(row, around))
 
 

@@ -72,15 +72,15 @@ def test_the_episode_context_of_a_memory_comes_from_the_cached_vectors() -> None
     cache = VectorCache(dimension=2, max_rows=10)
     opened = Opened([tree], [])
     query = np.asarray([0, 1], dtype=np.float32)
-    around = cache.surroundings(opened, query, {"a": (["b", "c"], ["text b", "text c"])})
+    around = cache.surroundings(opened, query, {"a": ["b", "c"]})
     assert around is not None
     context = around["a"]
     assert context.to_query == pytest.approx((0.8, 1.0))
     assert context.to_memory == pytest.approx((0.6, 0.0))
     assert context.among[0] == pytest.approx((1.0, 0.8)) and context.among[1] == pytest.approx((0.8, 1.0))
-    assert context.texts == ("text b", "text c")
+    assert context.texts == ("text of b", "text of c")  # the cached texts
     # a neighbour the cache does not hold (another scope): the graph reads the context instead
-    assert cache.surroundings(opened, query, {"a": (["b", "elsewhere"], ["text b", "x"])}) is None
+    assert cache.surroundings(opened, query, {"a": ["b", "elsewhere"]}) is None
 
 
 def test_the_first_check_sends_the_candidates_asked_for_and_a_fifth_more() -> None:
