@@ -1,4 +1,4 @@
-// The second round trip of a scoped recall that the in-process vector cache answers: its cached vector hits $hits (id, cosine, rank) kept where they pass the candidates' filters (status in $statuses), in rank order (the first $limit), with their ranking facts (not their texts: the cache holds them); and in the same statement what expand_with_details reads for the seeds, pool and episode context that recall chose from its cached hits before sending (neighbours with status in $neighbour_statuses): recall uses that part only when the hits that passed lead to the same choice, else it sends expand_with_details. The episode context comes as ids: recall takes those memories' texts, and the cosines among them and to the query, from its cache.
+// The second round trip of a scoped recall that the in-process vector cache answers: its cached vector hits $hits (id, cosine, rank) kept where they pass the candidates' filters (status in $statuses), in rank order (the first $limit), with their ranking facts (not their texts: the cache holds them); and in the same statement what expand_with_details reads for the seeds, pool and episode context that recall chose from its cached hits before sending (neighbours with status in $neighbour_statuses): recall uses that part only when the hits that passed lead to the same choice, else it sends expand_with_details. Neighbours and the episode context come without texts or embeddings: recall takes those memories' texts, and their cosines to the query and among themselves, from its cache.
 // mode: read
 CALL () {
   UNWIND $hits AS h
@@ -53,8 +53,7 @@ CALL () {
          AND NOT EXISTS { MATCH (w:Memory)-[:SUPERSEDES]->(m) WHERE w.occurred_at <= $as_of }))
   WITH DISTINCT seed, via, mentioned_by, m
   RETURN collect({seed: seed, via: via, mentioned_by: mentioned_by, id: m.id,
-           similarity: vector.similarity.cosine(m.embedding, $embedding),
-           text: m.text, importance: m.importance, strength: m.strength, layer: m.layer,
+           importance: m.importance, strength: m.strength, layer: m.layer,
            categories: m.categories, occurred: m.occurred_at.epochSeconds,
            accessed: coalesce(m.last_accessed_at, m.occurred_at).epochSeconds,
            spaced: coalesce(m.spaced_access_count, 0), priority: coalesce(m.priority, 0.0),

@@ -333,7 +333,7 @@ class Recaller:
         weak = similarity_confidence(best) < self._settings.deep_below
         plan = None if weak and deeper else self._plan(query, hits, fulltext, [])
         expansion = None if plan is None else plan.expansion
-        checked = self._cache.check(tx, opened, nearest, seek, pool, expansion, embedding, where)
+        checked = self._cache.check(tx, opened, nearest, seek, pool, expansion, where)
         if checked is None:
             return None
         ahead = (
@@ -356,7 +356,6 @@ class Recaller:
                 where,
                 limit,
                 None,
-                embedding,
                 where,
             )
             if checked is not None:

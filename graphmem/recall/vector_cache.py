@@ -270,7 +270,6 @@ class VectorCache:
         where: SearchFilter,
         limit: int,
         expansion: Expansion | None,
-        embedding: list[float],
         neighbours_where: SearchFilter,
     ) -> Checked | None:
         """The hits of ``nearest`` that pass ``where`` in the graph (the first ``limit``), in one
@@ -284,9 +283,9 @@ class VectorCache:
             where,
             limit=limit,
             expansion=expansion,
-            embedding=embedding,
             neighbours_where=neighbours_where,
             context=lambda around: self.surroundings(opened, nearest.query, around),
+            held=lambda ids: self.held(opened, nearest.query, ids),
         )
         if len(checked.vector) < limit and first < len(hits):
             # The filters dropped more than the margin: the next hits decide (rare; without the
@@ -297,9 +296,9 @@ class VectorCache:
                 where,
                 limit=limit,
                 expansion=None,
-                embedding=embedding,
                 neighbours_where=neighbours_where,
                 context=lambda around: None,
+                held=lambda ids: None,
             )
             checked = Checked(rest.vector, checked.expanded)
         if len(checked.vector) < limit and not nearest.complete:
@@ -327,6 +326,19 @@ class VectorCache:
                     among=tuple(tuple(r) for r in among.tolist()),
                     texts=tuple(texts),
                 )
+        return out
+
+    def held(self, opened: Opened, query: np.ndarray, ids: list[str]) -> dict[str, tuple[float, str]] | None:
+        """The cosine to ``query`` and the text of each memory of ``ids``, from the cache; None when
+        it does not hold one of them (written since the first round trip)."""
+        out = {}
+        with self._lock:
+            for memory_id in ids:
+                vector = self._vector(opened.subtrees, memory_id)
+                if vector is None:
+                    return None
+                cosine = float(vector.astype(np.float64) @ query.astype(np.float64))
+                out[memory_id] = (cosine, self._text(opened.subtrees, memory_id))
         return out
 
     @staticmethod

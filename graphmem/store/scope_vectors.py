@@ -144,23 +144,24 @@ def checked(
     *,
     limit: int,
     expansion: Expansion | None,
-    embedding: list[float],
     neighbours_where: SearchFilter,
     context: Callable[[dict[str, list[str]]], dict[str, Surroundings] | None],
+    held: Callable[[list[str]], dict[str, tuple[float, str]] | None],
 ) -> Checked:
     """Vector hits (id, cosine, text as the cache holds them; best first) kept where they pass
     ``where`` (the first ``limit``), in one round trip with the neighbourhood of ``expansion``
-    (filtered by ``neighbours_where``, cosines to ``embedding``) when one is given. The graph
-    sends no text the cache holds: a hit keeps the cached text its cosine came from. The episode
-    context of each memory comes as the ids of its neighbours (memory -> ids); ``context`` turns
-    them into :class:`Surroundings`, or None when it cannot (the expansion is then not kept)."""
+    (filtered by ``neighbours_where``) when one is given. The graph sends no text or embedding
+    the cache holds: a hit keeps the cached text its cosine came from; ``held`` gives each
+    neighbour's cosine to the query and text (None when the cache lacks one), and the episode
+    context of each memory comes as the ids of its neighbours (memory -> ids), which ``context``
+    turns into :class:`Surroundings` (None when it cannot). Without either, the expansion is not
+    kept (recall reads it from the graph)."""
     expand = expansion or Expansion((), (), (), 0)
     texts = {i: t for i, _, t in hits}
     rows = tx.run(
         "search/cached_recall_expand",
         hits=[{"id": i, "cosine": c, "rank": n} for n, (i, c, _) in enumerate(hits)],
         limit=limit,
-        embedding=embedding,
         neighbour_statuses=neighbours_where.statuses,
         **expand.params(),
         **where.params(),
@@ -173,7 +174,10 @@ def checked(
     if expansion is None:
         return Checked(vector, None)
     around = context({str(r["id"]): [str(n) for n in r["near"]] for r in row["around"]})
-    return Checked(vector, None if around is None else neighbourhood_of(row, around))
+    known = held([str(r["id"]) for r in row["neighbours"]]) if around is not None else None
+    if around is None or known is None:
+        return Checked(vector, None)
+    return Checked(vector, neighbourhood_of(row, around, known))
 
 
 def fulltext_candidates(rows: list[Row], similarity: Callable[[str], float]) -> list[Candidate]:

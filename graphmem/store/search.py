@@ -333,18 +333,20 @@ class Expansion:
 
 
 def neighbourhood_of(
-    row: Row, surroundings: dict[str, Surroundings] | None = None
+    row: Row,
+    surroundings: dict[str, Surroundings] | None = None,
+    held: Mapping[str, tuple[float, str]] | None = None,
 ) -> tuple[list[Neighbour], Pool]:
     """The neighbours, pool rows and episode contexts of an expansion's row (its columns
-    ``neighbours``, ``details`` and ``around``; ``surroundings`` instead of ``around`` when given)."""
+    ``neighbours``, ``details`` and ``around``; ``surroundings`` instead of ``around`` when given,
+    and each neighbour's cosine to the query and text from ``held`` (id -> both) when given)."""
     neighbours = [
         Neighbour(
             r["seed"],
             r["via"],
             r["id"],
             facts_of(r),
-            _similarity(r["similarity"]),
-            str(r["text"]),
+            *(held[r["id"]] if held is not None else (_similarity(r["similarity"]), str(r["text"]))),
             int(r["mentioned_by"] or 0),
         )
         for r in row["neighbours"]

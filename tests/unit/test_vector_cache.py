@@ -87,3 +87,16 @@ def test_the_first_check_sends_the_candidates_asked_for_and_a_fifth_more() -> No
     assert first_check(50, 100) == 60
     assert first_check(5, 10) == 6
     assert first_check(50, 40) == 40  # never more hits than the cache ranked
+
+
+def test_a_neighbour_s_cosine_and_text_come_from_the_cache_or_not_at_all() -> None:
+    tree = Subtree("/u", "/u/", {})
+    tree.upsert(rows(["a", "b"], "/u", [[1, 0], [0.6, 0.8]]))
+    cache = VectorCache(dimension=2, max_rows=10)
+    opened = Opened([tree], [])
+    query = np.asarray([0, 1], dtype=np.float32)
+    held = cache.held(opened, query, ["a", "b"])
+    assert held is not None
+    assert held["a"][0] == pytest.approx(0.0) and held["b"][0] == pytest.approx(0.8)
+    assert held["b"][1] == "text of b"
+    assert cache.held(opened, query, ["a", "written since"]) is None  # the graph reads them instead
