@@ -1,4 +1,4 @@
-// The second round trip of a scoped recall that the in-process vector cache answers: its cached vector hits $hits (id, cosine, rank) kept where they pass the candidates' filters (status in $statuses), in rank order (the first $limit), with their ranking facts (not their texts: the cache holds them); and in the same statement what expand_with_details reads for the seeds, pool and episode context that recall chose from its cached hits before sending (neighbours with status in $neighbour_statuses): recall uses that part only when the hits that passed lead to the same choice, else it sends expand_with_details. Neighbours and the episode context come without texts or embeddings: recall takes those memories' texts, and their cosines to the query and among themselves, from its cache.
+// The second round trip of a scoped recall that the in-process vector cache answers: its cached vector hits $hits (id, cosine, rank) kept where they pass the candidates' filters (status in $statuses), in rank order (the first $limit), with their ranking facts where the pool's detail rows do not carry them (not their texts: the cache holds them); and in the same statement what expand_with_details reads for the seeds, pool and episode context that recall chose from its cached hits before sending (neighbours with status in $neighbour_statuses): recall uses that part only when the hits that passed lead to the same choice, else it sends expand_with_details. Neighbours come as ids (their ranking facts with their detail rows), and with the episode context without texts or embeddings: recall takes those memories' texts, and their cosines to the query and among themselves, from its cache.
 // mode: read
 CALL () {
   UNWIND $hits AS h
@@ -18,12 +18,13 @@ CALL () {
   WITH m, h
   ORDER BY h.rank
   LIMIT $limit
-  RETURN collect({id: m.id, score: h.cosine, importance: m.importance, strength: m.strength,
+  RETURN collect(CASE WHEN m.id IN $pool THEN {id: m.id, score: h.cosine} ELSE
+           {id: m.id, score: h.cosine, importance: m.importance, strength: m.strength,
            layer: m.layer, categories: m.categories, occurred: m.occurred_at.epochSeconds,
            accessed: coalesce(m.last_accessed_at, m.occurred_at).epochSeconds,
            spaced: coalesce(m.spaced_access_count, 0), priority: coalesce(m.priority, 0.0),
            pinned: coalesce(m.pinned, false), fade: coalesce(m.fade, 1.0),
-           faded_at: m.consolidated_at.epochSeconds, status: m.status}) AS hits
+           faded_at: m.consolidated_at.epochSeconds, status: m.status} END) AS hits
 }
 CALL () {
   UNWIND $seeds AS seed
@@ -52,13 +53,7 @@ CALL () {
     AND ($as_of IS NULL OR (m.occurred_at <= $as_of
          AND NOT EXISTS { MATCH (w:Memory)-[:SUPERSEDES]->(m) WHERE w.occurred_at <= $as_of }))
   WITH DISTINCT seed, via, mentioned_by, m
-  RETURN collect({seed: seed, via: via, mentioned_by: mentioned_by, id: m.id,
-           importance: m.importance, strength: m.strength, layer: m.layer,
-           categories: m.categories, occurred: m.occurred_at.epochSeconds,
-           accessed: coalesce(m.last_accessed_at, m.occurred_at).epochSeconds,
-           spaced: coalesce(m.spaced_access_count, 0), priority: coalesce(m.priority, 0.0),
-           pinned: coalesce(m.pinned, false), fade: coalesce(m.fade, 1.0),
-           faded_at: m.consolidated_at.epochSeconds, status: m.status}) AS neighbours
+  RETURN collect({seed: seed, via: via, mentioned_by: mentioned_by, id: m.id}) AS neighbours
 }
 CALL (neighbours) {
   WITH $pool + [n IN neighbours | n.id] AS ids
@@ -73,6 +68,8 @@ CALL (neighbours) {
            times: [t IN [m.created_at, m.occurred_at, m.last_accessed_at, m.updated_at] |
                    CASE WHEN t IS NULL THEN null ELSE [t.epochSeconds, t.nanosecond, t.offsetSeconds] END],
            extractive: coalesce(m.extractive, false),
+           spaced: coalesce(m.spaced_access_count, 0), priority: coalesce(m.priority, 0.0),
+           fade: coalesce(m.fade, 1.0), faded_at: m.consolidated_at.epochSeconds,
            sources: [(m)-[:DERIVED_FROM]->(s:Memory) WHERE s.id IN ids | s.id],
            contradicts: [(m)-[:CONTRADICTS]->(b:Memory) WHERE b.id IN ids | b.id]}) AS details
 }

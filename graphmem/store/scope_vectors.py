@@ -25,6 +25,7 @@ from graphmem.store.search import (
     SearchFilter,
     Surroundings,
     facts_of,
+    facts_of_detail,
     neighbourhood_of,
 )
 
@@ -167,8 +168,16 @@ def checked(
         **where.params(),
     )
     row = rows[0]
+    # a hit of the pool comes as its id and cosine: its facts come with its detail row
+    details = {d["memory"]["id"]: d for d in row["details"]}
     vector = [
-        Candidate(str(h["id"]), float(h["score"]), facts_of(h), float(h["score"]), texts[str(h["id"])])
+        Candidate(
+            str(h["id"]),
+            float(h["score"]),
+            facts_of(h) if "importance" in h else facts_of_detail(details[h["id"]]),
+            float(h["score"]),
+            texts[str(h["id"])],
+        )
         for h in row["hits"]
     ]
     if expansion is None:

@@ -10,7 +10,7 @@ import pytest
 
 from graphmem.recall.vector_cache import Opened, Subtree, VectorCache, first_check
 from graphmem.store.scope_vectors import ScopeRows
-from graphmem.store.search import instant
+from graphmem.store.search import facts_of, facts_of_detail, instant
 
 
 def rows(ids: list[str], scope: str, vectors: list[list[float]]) -> ScopeRows:
@@ -100,3 +100,19 @@ def test_a_neighbour_s_cosine_and_text_come_from_the_cache_or_not_at_all() -> No
     assert held["a"][0] == pytest.approx(0.0) and held["b"][0] == pytest.approx(0.8)
     assert held["b"][1] == "text of b"
     assert cache.held(opened, query, ["a", "written since"]) is None  # the graph reads them instead
+
+
+def test_a_detail_row_gives_the_ranking_facts_a_candidate_row_gives() -> None:
+    occurred, accessed = [1_700_000_000, 5, 0], [1_700_100_000, 0, 3600]
+    memory = {"importance": 0.7, "strength": 0.9, "layer": "episodic", "categories": ["pets"]}
+    memory |= {"pinned": True, "status": "superseded"}
+    extra = {"spaced": 3, "priority": 0.25, "fade": 0.5, "faded_at": 1_700_200_000}
+    candidate = {**memory, **extra, "occurred": occurred[0], "accessed": accessed[0]}
+    detail = {"memory": memory, "times": [None, occurred, accessed, None], **extra}
+    assert facts_of_detail(detail) == facts_of(candidate)
+    # never accessed, no categories, importance unset, never faded: the same defaults
+    bare = {**memory, "importance": None, "categories": [], "pinned": False}
+    plain = {"spaced": 0, "priority": 0.0, "fade": 1.0, "faded_at": None}
+    candidate = {**bare, "categories": None, **plain, "occurred": occurred[0], "accessed": occurred[0]}
+    detail = {"memory": bare, "times": [None, occurred, None, None], **plain}
+    assert facts_of_detail(detail) == facts_of(candidate)
