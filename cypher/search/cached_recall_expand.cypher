@@ -1,5 +1,12 @@
-// The second round trip of a scoped recall that the in-process vector cache answers: its cached vector hits $hits (id, cosine, rank) kept where they pass the candidates' filters (status in $statuses), in rank order (the first $limit), with their ranking facts where the pool's detail rows do not carry them (not their texts: the cache holds them); and in the same statement what expand_with_details reads for the seeds, pool and episode context that recall chose from its cached hits before sending (neighbours with status in $neighbour_statuses): recall uses that part only when the hits that passed lead to the same choice, else it sends expand_with_details. Neighbours come as ids (their ranking facts with their detail rows), and with the episode context without texts or embeddings: recall takes those memories' texts, and their cosines to the query and among themselves, from its cache.
+// The second round trip of a scoped recall that the in-process vector cache answers: the graph's revisions of the scopes asked for again (when one moved since the first round trip, recall asks the graph instead: what the cache supplies is then not known to be current); its cached vector hits $hits (id, cosine, rank) kept where they pass the candidates' filters (status in $statuses), in rank order (the first $limit), with their ranking facts where the pool's detail rows do not carry them (not their texts: the cache holds them); and in the same statement what expand_with_details reads for the seeds, pool and episode context that recall chose from its cached hits before sending (neighbours with status in $neighbour_statuses): recall uses that part only when the hits that passed lead to the same choice, else it sends expand_with_details. Neighbours come as ids (their ranking facts with their detail rows), and they, the detail rows and the episode context come without texts or embeddings: recall takes those memories' texts, and their cosines to the query and among themselves, from its cache.
 // mode: read
+CALL () {
+  UNWIND $scopes AS s
+  MATCH (l:ScopeLock)
+  WHERE l.scope = s.path OR l.scope STARTS WITH s.prefix
+  WITH DISTINCT l
+  RETURN collect([l.scope, coalesce(l.revision, 0)]) AS revisions
+}
 CALL () {
   UNWIND $hits AS h
   CALL (h) {
@@ -62,7 +69,7 @@ CALL (neighbours) {
   MATCH (m:Memory {id: id})
   WHERE ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
   RETURN collect({
-           memory: m {.id, .text, .layer, .scope, .importance, .confidence, .strength, .status, .source,
+           memory: m {.id, .layer, .scope, .importance, .confidence, .strength, .status, .source,
                       .metadata_json, categories: coalesce(m.categories, []),
                       access_count: coalesce(m.access_count, 0), pinned: coalesce(m.pinned, false)},
            times: [t IN [m.created_at, m.occurred_at, m.last_accessed_at, m.updated_at] |
@@ -88,4 +95,4 @@ CALL () {
   WHERE size(near) > 0
   RETURN collect({id: m.id, near: [n IN near | n.id]}) AS around
 }
-RETURN hits, neighbours, details, around
+RETURN revisions, hits, neighbours, details, around

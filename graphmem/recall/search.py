@@ -13,7 +13,9 @@ embedded in another thread. Then the cache ranks, and recall chooses what to exp
 cached hits and texts as if they had all passed the filters; the second round trip checks the hits
 in the graph and reads that expansion with them. When the hits that passed lead to another choice
 (a filter dropped one), the expansion is read again: never a different answer. The graph sends
-no text the cache holds (hits and episode context carry the cached texts their cosines came from).
+no text the cache holds (hits, neighbours, records and episode context carry the cached texts
+their cosines came from), and the scopes' revisions again: when one moved since the first round
+trip (a write came in between), recall asks the graph instead of trusting the cache.
 """
 
 from __future__ import annotations

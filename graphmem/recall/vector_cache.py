@@ -44,11 +44,12 @@ def _normalised(vectors: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Opened:
-    """A scoped recall's cached subtrees, current with the graph as of its first round trip, and
-    its fulltext rows from that round trip."""
+    """A scoped recall's cached subtrees, current with the graph as of its first round trip, its
+    fulltext rows from that round trip, and the graph's revisions it read."""
 
     subtrees: list[Subtree]
     fulltext_rows: list[Row]
+    revisions: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -243,7 +244,7 @@ class VectorCache:
             stale = subtree.stale(begun.revisions)
             if stale:
                 self.catch_up(tx, subtree, stale, begun.revisions)
-        return Opened(subtrees, begun.fulltext)
+        return Opened(subtrees, begun.fulltext, begun.revisions)
 
     def nearest(self, opened: Opened, embedding: list[float], limit: int) -> Nearest:
         """The cached memories most similar to ``embedding`` in the subtrees of ``opened`` (id,
@@ -274,7 +275,9 @@ class VectorCache:
     ) -> Checked | None:
         """The hits of ``nearest`` that pass ``where`` in the graph (the first ``limit``), in one
         round trip with the neighbourhood of ``expansion`` (``scope_vectors.checked``). None when
-        the filters dropped so many that the exact top ``limit`` is unknown (the graph answers)."""
+        the filters dropped so many that the exact top ``limit`` is unknown, or a scope's revision
+        moved since ``opened`` (a write came in between: the texts and cosines the cache supplies
+        are not known to be current): the graph answers then."""
         hits = nearest.hits
         first = first_check(limit, len(hits))
         checked = scope_vectors.checked(
@@ -286,7 +289,10 @@ class VectorCache:
             neighbours_where=neighbours_where,
             context=lambda around: self.surroundings(opened, nearest.query, around),
             held=lambda ids: self.held(opened, nearest.query, ids),
+            texts_of=lambda ids: self.texts(opened, ids),
         )
+        if checked.revisions != opened.revisions:
+            return None
         if len(checked.vector) < limit and first < len(hits):
             # The filters dropped more than the margin: the next hits decide (rare; without the
             # expansion, which the first check read for the hits recall chose from).
@@ -299,8 +305,11 @@ class VectorCache:
                 neighbours_where=neighbours_where,
                 context=lambda around: None,
                 held=lambda ids: None,
+                texts_of=lambda ids: None,
             )
-            checked = Checked(rest.vector, checked.expanded)
+            if rest.revisions != opened.revisions:
+                return None
+            checked = Checked(rest.vector, checked.expanded, rest.revisions)
         if len(checked.vector) < limit and not nearest.complete:
             return None
         return checked
@@ -339,6 +348,20 @@ class VectorCache:
                     return None
                 cosine = float(vector.astype(np.float64) @ query.astype(np.float64))
                 out[memory_id] = (cosine, self._text(opened.subtrees, memory_id))
+        return out
+
+    def texts(self, opened: Opened, ids: list[str]) -> dict[str, str] | None:
+        """The cached text of each memory of ``ids``; None when the cache does not hold one."""
+        out = {}
+        with self._lock:
+            for memory_id in ids:
+                for s in opened.subtrees:
+                    text = s.text(memory_id)
+                    if text is not None:
+                        out[memory_id] = text
+                        break
+                else:
+                    return None
         return out
 
     @staticmethod

@@ -223,3 +223,26 @@ def test_cached_hits_past_the_first_check_are_found_when_a_filter_drops_the_near
     # weighs the graph's and the cache's cosines apart)
     assert {r.id for r in cached.results} == {r.id for r in graph.results}
     assert len(cached.results) == 10 and all("pets" in r.categories for r in cached.results)
+
+
+def test_a_write_between_the_two_round_trips_sends_the_recall_to_the_graph(
+    memory: Memory, other: Memory, scope: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seed(memory, scope)
+    note = memory.remember("Ingrid's locker code is 4471.", scope=scope).memory
+    assert note is not None
+    assert memory.recall("What is Ingrid's locker code?", scope=scope, reinforce=False).results
+    cache = memory._recaller._cache  # this process's cache, current with the graph now
+    assert cache is not None
+    ranked = cache.nearest
+
+    def rewritten_meanwhile(*args: object, **kwargs: object) -> object:
+        # another process re-words the note after the first round trip read the revisions
+        other.update(note.id, MemoryPatch(text="Ingrid's locker code changed to 9902."))
+        monkeypatch.setattr(cache, "nearest", ranked)
+        return ranked(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cache, "nearest", rewritten_meanwhile)
+    found = memory.recall("What is Ingrid's locker code?", scope=scope, reinforce=False).results
+    # the record and the text it was ranked by are the graph's, never the cache's former text
+    assert found[0].id == note.id and found[0].text == "Ingrid's locker code changed to 9902."

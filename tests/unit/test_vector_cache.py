@@ -116,3 +116,12 @@ def test_a_detail_row_gives_the_ranking_facts_a_candidate_row_gives() -> None:
     candidate = {**bare, "categories": None, **plain, "occurred": occurred[0], "accessed": occurred[0]}
     detail = {"memory": bare, "times": [None, occurred, None, None], **plain}
     assert facts_of_detail(detail) == facts_of(candidate)
+
+
+def test_records_take_their_texts_from_the_cache_or_not_at_all() -> None:
+    tree = Subtree("/u", "/u/", {})
+    tree.upsert(rows(["a", "b"], "/u", [[1, 0], [0.6, 0.8]]))
+    cache = VectorCache(dimension=2, max_rows=10)
+    opened = Opened([tree], [])
+    assert cache.texts(opened, ["b", "a"]) == {"b": "text of b", "a": "text of a"}
+    assert cache.texts(opened, ["a", "written since"]) is None
