@@ -259,7 +259,7 @@ class VectorCache:
                     best[memory_id] = cosine
             everything = sum(s.live() for s in opened.subtrees) <= k
             ranked = sorted(best.items(), key=lambda e: -e[1])[:k]
-            texts = [self._text(opened.subtrees, m) for m, _ in ranked]
+            texts = [self._text(opened.subtrees, m) or "" for m, _ in ranked]
         hits = [(m, c, t) for (m, c), t in zip(ranked, texts, strict=True)]
         return Nearest(query, hits, everything)
 
@@ -326,7 +326,7 @@ class VectorCache:
                 rows = [self._vector(opened.subtrees, m) for m in [memory_id, *near]]
                 if any(r is None for r in rows):
                     return None
-                texts = [self._text(opened.subtrees, m) for m in near]
+                texts = [self._text(opened.subtrees, m) or "" for m in near]
                 vectors = np.stack([r for r in rows if r is not None]).astype(np.float64)
                 among = vectors[1:] @ vectors[1:].T
                 out[memory_id] = Surroundings(
@@ -347,22 +347,15 @@ class VectorCache:
                 if vector is None:
                     return None
                 cosine = float(vector.astype(np.float64) @ query.astype(np.float64))
-                out[memory_id] = (cosine, self._text(opened.subtrees, memory_id))
+                out[memory_id] = (cosine, self._text(opened.subtrees, memory_id) or "")
         return out
 
     def texts(self, opened: Opened, ids: list[str]) -> dict[str, str] | None:
         """The cached text of each memory of ``ids``; None when the cache does not hold one."""
-        out = {}
         with self._lock:
-            for memory_id in ids:
-                for s in opened.subtrees:
-                    text = s.text(memory_id)
-                    if text is not None:
-                        out[memory_id] = text
-                        break
-                else:
-                    return None
-        return out
+            found = {m: self._text(opened.subtrees, m) for m in ids}
+        out = {m: t for m, t in found.items() if t is not None}
+        return out if len(out) == len(found) else None
 
     @staticmethod
     def _vector(subtrees: list[Subtree], memory_id: str) -> np.ndarray | None:
@@ -381,12 +374,8 @@ class VectorCache:
         )
 
     @staticmethod
-    def _text(subtrees: list[Subtree], memory_id: str) -> str:
-        for s in subtrees:
-            text = s.text(memory_id)
-            if text is not None:
-                return text
-        return ""
+    def _text(subtrees: list[Subtree], memory_id: str) -> str | None:
+        return next((t for s in subtrees if (t := s.text(memory_id)) is not None), None)
 
     def _cosine(self, subtrees: list[Subtree], memory_id: str, query: np.ndarray) -> float:
         with self._lock:
