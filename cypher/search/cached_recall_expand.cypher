@@ -1,5 +1,12 @@
-// The second round trip of a scoped recall that the in-process vector cache answers: its cached vector hits $hits (id, cosine, rank) kept where they pass the candidates' filters (status in $statuses), in rank order (the first $limit), with their ranking facts and texts; and in the same statement what expand_with_details reads for the seeds, pool and episode context that recall chose from its cached hits before sending (neighbours with status in $neighbour_statuses): recall uses that part only when the hits that passed lead to the same choice, else it sends expand_with_details. The episode context comes as ids and texts: recall takes the cosines among those memories and to the query from its cache.
+// The second round trip of a scoped recall that the in-process vector cache answers: the graph's revisions of the scopes asked for again (when one moved since the first round trip, recall asks the graph instead: what the cache supplies is then not known to be current); its cached vector hits $hits (id, cosine, rank) kept where they pass the candidates' filters (status in $statuses), in rank order (the first $limit), with their ranking facts where the pool's detail rows do not carry them (not their texts: the cache holds them); and in the same statement what expand_with_details reads for the seeds, pool and episode context that recall chose from its cached hits before sending (neighbours with status in $neighbour_statuses): recall uses that part only when the hits that passed lead to the same choice, else it sends expand_with_details. Neighbours come as ids (their ranking facts with their detail rows), and they, the detail rows and the episode context come without texts or embeddings: recall takes those memories' texts, and their cosines to the query and among themselves, from its cache.
 // mode: read
+CALL () {
+  UNWIND $scopes AS s
+  MATCH (l:ScopeLock)
+  WHERE l.scope = s.path OR l.scope STARTS WITH s.prefix
+  WITH DISTINCT l
+  RETURN collect([l.scope, coalesce(l.revision, 0)]) AS revisions
+}
 CALL () {
   UNWIND $hits AS h
   CALL (h) {
@@ -18,12 +25,13 @@ CALL () {
   WITH m, h
   ORDER BY h.rank
   LIMIT $limit
-  RETURN collect({id: m.id, score: h.cosine, text: m.text, importance: m.importance, strength: m.strength,
+  RETURN collect(CASE WHEN m.id IN $pool THEN {id: m.id, score: h.cosine} ELSE
+           {id: m.id, score: h.cosine, importance: m.importance, strength: m.strength,
            layer: m.layer, categories: m.categories, occurred: m.occurred_at.epochSeconds,
            accessed: coalesce(m.last_accessed_at, m.occurred_at).epochSeconds,
            spaced: coalesce(m.spaced_access_count, 0), priority: coalesce(m.priority, 0.0),
            pinned: coalesce(m.pinned, false), fade: coalesce(m.fade, 1.0),
-           faded_at: m.consolidated_at.epochSeconds, status: m.status}) AS hits
+           faded_at: m.consolidated_at.epochSeconds, status: m.status} END) AS hits
 }
 CALL () {
   UNWIND $seeds AS seed
@@ -52,14 +60,7 @@ CALL () {
     AND ($as_of IS NULL OR (m.occurred_at <= $as_of
          AND NOT EXISTS { MATCH (w:Memory)-[:SUPERSEDES]->(m) WHERE w.occurred_at <= $as_of }))
   WITH DISTINCT seed, via, mentioned_by, m
-  RETURN collect({seed: seed, via: via, mentioned_by: mentioned_by, id: m.id,
-           similarity: vector.similarity.cosine(m.embedding, $embedding),
-           text: m.text, importance: m.importance, strength: m.strength, layer: m.layer,
-           categories: m.categories, occurred: m.occurred_at.epochSeconds,
-           accessed: coalesce(m.last_accessed_at, m.occurred_at).epochSeconds,
-           spaced: coalesce(m.spaced_access_count, 0), priority: coalesce(m.priority, 0.0),
-           pinned: coalesce(m.pinned, false), fade: coalesce(m.fade, 1.0),
-           faded_at: m.consolidated_at.epochSeconds, status: m.status}) AS neighbours
+  RETURN collect({seed: seed, via: via, mentioned_by: mentioned_by, id: m.id}) AS neighbours
 }
 CALL (neighbours) {
   WITH $pool + [n IN neighbours | n.id] AS ids
@@ -68,12 +69,14 @@ CALL (neighbours) {
   MATCH (m:Memory {id: id})
   WHERE ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
   RETURN collect({
-           memory: m {.id, .text, .layer, .scope, .importance, .confidence, .strength, .status, .source,
+           memory: m {.id, .layer, .scope, .importance, .confidence, .strength, .status, .source,
                       .metadata_json, categories: coalesce(m.categories, []),
                       access_count: coalesce(m.access_count, 0), pinned: coalesce(m.pinned, false)},
            times: [t IN [m.created_at, m.occurred_at, m.last_accessed_at, m.updated_at] |
                    CASE WHEN t IS NULL THEN null ELSE [t.epochSeconds, t.nanosecond, t.offsetSeconds] END],
            extractive: coalesce(m.extractive, false),
+           spaced: coalesce(m.spaced_access_count, 0), priority: coalesce(m.priority, 0.0),
+           fade: coalesce(m.fade, 1.0), faded_at: m.consolidated_at.epochSeconds,
            sources: [(m)-[:DERIVED_FROM]->(s:Memory) WHERE s.id IN ids | s.id],
            contradicts: [(m)-[:CONTRADICTS]->(b:Memory) WHERE b.id IN ids | b.id]}) AS details
 }
@@ -90,6 +93,6 @@ CALL () {
   }
   WITH m, near
   WHERE size(near) > 0
-  RETURN collect({id: m.id, near: [n IN near | n.id], texts: [n IN near | n.text]}) AS around
+  RETURN collect({id: m.id, near: [n IN near | n.id]}) AS around
 }
-RETURN hits, neighbours, details, around
+RETURN revisions, hits, neighbours, details, around

@@ -12,7 +12,10 @@ trips. The first reads the fulltext candidates and the scopes' revisions while t
 embedded in another thread. Then the cache ranks, and recall chooses what to expand from the
 cached hits and texts as if they had all passed the filters; the second round trip checks the hits
 in the graph and reads that expansion with them. When the hits that passed lead to another choice
-(a filter dropped one, a text changed), the expansion is read again: never a different answer.
+(a filter dropped one), the expansion is read again: never a different answer. The graph sends
+no text the cache holds (hits, neighbours, records and episode context carry the cached texts
+their cosines came from), and the scopes' revisions again: when one moved since the first round
+trip (a write came in between), recall asks the graph instead of trusting the cache.
 """
 
 from __future__ import annotations
@@ -332,7 +335,7 @@ class Recaller:
         weak = similarity_confidence(best) < self._settings.deep_below
         plan = None if weak and deeper else self._plan(query, hits, fulltext, [])
         expansion = None if plan is None else plan.expansion
-        checked = self._cache.check(tx, opened, nearest, seek, pool, expansion, embedding, where)
+        checked = self._cache.check(tx, opened, nearest, seek, pool, expansion, where)
         if checked is None:
             return None
         ahead = (
@@ -355,7 +358,6 @@ class Recaller:
                 where,
                 limit,
                 None,
-                embedding,
                 where,
             )
             if checked is not None:

@@ -10,11 +10,13 @@ ranks. Every hit then goes back to the graph in the second round trip, which app
 filters there (the caller's allowed scopes, status, layers, strength, as_of). So a write through
 any process is recalled at once through every other one, and the cache never returns what the
 graph would not. The cache also holds each memory's text, so recall can choose what to expand
-before the hits come back checked (recall/search.py), and send both in one round trip.
+before the hits come back checked (recall/search.py), and send both in one round trip; the check
+returns no text the cache holds (a hit keeps the cached text its cosine was computed from).
 """
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -27,7 +29,11 @@ from graphmem.store.scope_vectors import Checked, ScopeRows
 from graphmem.store.search import Candidate, Expansion, SearchFilter, Surroundings
 from graphmem.tenancy import current_allowed, within
 
-HITS_PER_RESULT = 2  # hits sent to the graph per candidate asked for (the filters drop some)
+HITS_PER_RESULT = 2  # hits ranked per candidate asked for (the filters drop some)
+# Hits sent in the first check: the candidates asked for and a fifth more. The filters rarely drop
+# one, and the graph checks each hit sent before it keeps the best (at 100k, 100 hits sent cost
+# the check about 0.5 ms more in Neo4j than 60); when more are dropped, the rest follow.
+FIRST_CHECK_SHARE = 1.2
 
 
 def _normalised(vectors: np.ndarray) -> np.ndarray:
@@ -38,11 +44,12 @@ def _normalised(vectors: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Opened:
-    """A scoped recall's cached subtrees, current with the graph as of its first round trip, and
-    its fulltext rows from that round trip."""
+    """A scoped recall's cached subtrees, current with the graph as of its first round trip, its
+    fulltext rows from that round trip, and the graph's revisions it read."""
 
     subtrees: list[Subtree]
     fulltext_rows: list[Row]
+    revisions: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -152,6 +159,12 @@ class Subtree:
         return {s: self.revisions.get(s, 0) for s, r in mine.items() if self.revisions.get(s, 0) != r}
 
 
+def first_check(limit: int, hits: int) -> int:
+    """How many of ``hits`` ranked hits the first check sends for ``limit`` candidates: ``limit``
+    and a margin (:data:`FIRST_CHECK_SHARE`), at most all of them."""
+    return min(hits, math.ceil(limit * FIRST_CHECK_SHARE))
+
+
 class VectorCache:
     """Subtrees of memories by scope path, least recently used evicted past ``max_rows``."""
 
@@ -231,7 +244,7 @@ class VectorCache:
             stale = subtree.stale(begun.revisions)
             if stale:
                 self.catch_up(tx, subtree, stale, begun.revisions)
-        return Opened(subtrees, begun.fulltext)
+        return Opened(subtrees, begun.fulltext, begun.revisions)
 
     def nearest(self, opened: Opened, embedding: list[float], limit: int) -> Nearest:
         """The cached memories most similar to ``embedding`` in the subtrees of ``opened`` (id,
@@ -246,7 +259,7 @@ class VectorCache:
                     best[memory_id] = cosine
             everything = sum(s.live() for s in opened.subtrees) <= k
             ranked = sorted(best.items(), key=lambda e: -e[1])[:k]
-            texts = [self._text(opened.subtrees, m) for m, _ in ranked]
+            texts = [self._text(opened.subtrees, m) or "" for m, _ in ranked]
         hits = [(m, c, t) for (m, c), t in zip(ranked, texts, strict=True)]
         return Nearest(query, hits, everything)
 
@@ -258,38 +271,62 @@ class VectorCache:
         where: SearchFilter,
         limit: int,
         expansion: Expansion | None,
-        embedding: list[float],
         neighbours_where: SearchFilter,
     ) -> Checked | None:
         """The hits of ``nearest`` that pass ``where`` in the graph (the first ``limit``), in one
         round trip with the neighbourhood of ``expansion`` (``scope_vectors.checked``). None when
-        the filters dropped so many that the exact top ``limit`` is unknown (the graph answers)."""
+        the filters dropped so many that the exact top ``limit`` is unknown, or a scope's revision
+        moved since ``opened`` (a write came in between: the texts and cosines the cache supplies
+        are not known to be current): the graph answers then."""
+        hits = nearest.hits
+        first = first_check(limit, len(hits))
         checked = scope_vectors.checked(
             tx,
-            [(m, c) for m, c, _ in nearest.hits],
+            hits[:first],
             where,
             limit=limit,
             expansion=expansion,
-            embedding=embedding,
             neighbours_where=neighbours_where,
             context=lambda around: self.surroundings(opened, nearest.query, around),
+            held=lambda ids: self.held(opened, nearest.query, ids),
+            texts_of=lambda ids: self.texts(opened, ids),
         )
+        if checked.revisions != opened.revisions:
+            return None
+        if len(checked.vector) < limit and first < len(hits):
+            # The filters dropped more than the margin: the next hits decide (rare; without the
+            # expansion, which the first check read for the hits recall chose from).
+            rest = scope_vectors.checked(
+                tx,
+                hits,
+                where,
+                limit=limit,
+                expansion=None,
+                neighbours_where=neighbours_where,
+                context=lambda around: None,
+                held=lambda ids: None,
+                texts_of=lambda ids: None,
+            )
+            if rest.revisions != opened.revisions:
+                return None
+            checked = Checked(rest.vector, checked.expanded, rest.revisions)
         if len(checked.vector) < limit and not nearest.complete:
             return None
         return checked
 
     def surroundings(
-        self, opened: Opened, query: np.ndarray, around: dict[str, tuple[list[str], list[str]]]
+        self, opened: Opened, query: np.ndarray, around: dict[str, list[str]]
     ) -> dict[str, Surroundings] | None:
-        """The episode context of each memory of ``around`` (memory -> its neighbours' ids and
-        texts) with the cosines among them and to ``query`` taken from the cached vectors; None
-        when the cache does not hold one of them (a neighbour in a scope not asked for)."""
+        """The episode context of each memory of ``around`` (memory -> its neighbours' ids): their
+        texts, and the cosines among them and to ``query``, taken from the cache; None when the
+        cache does not hold one of them (a neighbour in a scope not asked for, or written since)."""
         out = {}
         with self._lock:
-            for memory_id, (near, texts) in around.items():
+            for memory_id, near in around.items():
                 rows = [self._vector(opened.subtrees, m) for m in [memory_id, *near]]
                 if any(r is None for r in rows):
                     return None
+                texts = [self._text(opened.subtrees, m) or "" for m in near]
                 vectors = np.stack([r for r in rows if r is not None]).astype(np.float64)
                 among = vectors[1:] @ vectors[1:].T
                 out[memory_id] = Surroundings(
@@ -299,6 +336,26 @@ class VectorCache:
                     texts=tuple(texts),
                 )
         return out
+
+    def held(self, opened: Opened, query: np.ndarray, ids: list[str]) -> dict[str, tuple[float, str]] | None:
+        """The cosine to ``query`` and the text of each memory of ``ids``, from the cache; None when
+        it does not hold one of them (written since the first round trip)."""
+        out = {}
+        with self._lock:
+            for memory_id in ids:
+                vector = self._vector(opened.subtrees, memory_id)
+                if vector is None:
+                    return None
+                cosine = float(vector.astype(np.float64) @ query.astype(np.float64))
+                out[memory_id] = (cosine, self._text(opened.subtrees, memory_id) or "")
+        return out
+
+    def texts(self, opened: Opened, ids: list[str]) -> dict[str, str] | None:
+        """The cached text of each memory of ``ids``; None when the cache does not hold one."""
+        with self._lock:
+            found = {m: self._text(opened.subtrees, m) for m in ids}
+        out = {m: t for m, t in found.items() if t is not None}
+        return out if len(out) == len(found) else None
 
     @staticmethod
     def _vector(subtrees: list[Subtree], memory_id: str) -> np.ndarray | None:
@@ -317,12 +374,8 @@ class VectorCache:
         )
 
     @staticmethod
-    def _text(subtrees: list[Subtree], memory_id: str) -> str:
-        for s in subtrees:
-            text = s.text(memory_id)
-            if text is not None:
-                return text
-        return ""
+    def _text(subtrees: list[Subtree], memory_id: str) -> str | None:
+        return next((t for s in subtrees if (t := s.text(memory_id)) is not None), None)
 
     def _cosine(self, subtrees: list[Subtree], memory_id: str, query: np.ndarray) -> float:
         with self._lock:

@@ -25,6 +25,7 @@ from graphmem.store.search import (
     SearchFilter,
     Surroundings,
     facts_of,
+    facts_of_detail,
     neighbourhood_of,
 )
 
@@ -60,10 +61,12 @@ class Start:
 @dataclass(frozen=True)
 class Checked:
     """A cached recall's second round trip: the cached hits that pass the filters (best first),
-    and what the expansion sent along with them read (None when none was sent)."""
+    what the expansion sent along with them read (None when none was sent, or the cache could
+    not supply its texts and cosines), and the graph's revisions of the scopes asked for."""
 
     vector: list[Candidate]
     expanded: tuple[list[Neighbour], Pool] | None
+    revisions: dict[str, int]
 
 
 def _rows(
@@ -139,41 +142,59 @@ def start(tx: Transaction, lucene: str | None, where: SearchFilter, *, text_k: i
 
 def checked(
     tx: Transaction,
-    hits: list[tuple[str, float]],
+    hits: list[tuple[str, float, str]],
     where: SearchFilter,
     *,
     limit: int,
     expansion: Expansion | None,
-    embedding: list[float],
     neighbours_where: SearchFilter,
-    context: Callable[[dict[str, tuple[list[str], list[str]]]], dict[str, Surroundings] | None],
+    context: Callable[[dict[str, list[str]]], dict[str, Surroundings] | None],
+    held: Callable[[list[str]], dict[str, tuple[float, str]] | None],
+    texts_of: Callable[[list[str]], dict[str, str] | None],
 ) -> Checked:
-    """Vector hits (id, cosine; best first) kept where they pass ``where`` (the first ``limit``),
-    in one round trip with the neighbourhood of ``expansion`` (filtered by ``neighbours_where``,
-    cosines to ``embedding``) when one is given. The episode context of each memory comes as the
-    ids and texts of its neighbours (memory -> (ids, texts)); ``context`` turns them into
-    :class:`Surroundings`, or None when it cannot (the expansion is then not kept)."""
+    """Vector hits (id, cosine, text as the cache holds them; best first) kept where they pass
+    ``where`` (the first ``limit``), in one round trip with the neighbourhood of ``expansion``
+    (filtered by ``neighbours_where``) when one is given. The graph sends no text or embedding
+    the cache holds: a hit keeps the cached text its cosine came from; ``held`` gives each
+    neighbour's cosine to the query and text (None when the cache lacks one), and the episode
+    context of each memory comes as the ids of its neighbours (memory -> ids), which ``context``
+    turns into :class:`Surroundings` (None when it cannot), and the records of the pool come
+    without texts, which ``texts_of`` gives (None when the cache lacks one). Without any of them,
+    the expansion is not kept (recall reads it from the graph). The caller compares the revisions
+    read with the ones its cache is current with: all of this holds only when they are the same."""
     expand = expansion or Expansion((), (), (), 0)
+    texts = {i: t for i, _, t in hits}
     rows = tx.run(
         "search/cached_recall_expand",
-        hits=[{"id": i, "cosine": c, "rank": n} for n, (i, c) in enumerate(hits)],
+        hits=[{"id": i, "cosine": c, "rank": n} for n, (i, c, _) in enumerate(hits)],
         limit=limit,
-        embedding=embedding,
         neighbour_statuses=neighbours_where.statuses,
         **expand.params(),
         **where.params(),
     )
     row = rows[0]
+    revisions = {str(s): int(r) for s, r in row["revisions"]}
+    # a hit of the pool comes as its id and cosine: its facts come with its detail row
+    details = {d["memory"]["id"]: d for d in row["details"]}
     vector = [
-        Candidate(str(h["id"]), float(h["score"]), facts_of(h), float(h["score"]), str(h["text"]))
+        Candidate(
+            str(h["id"]),
+            float(h["score"]),
+            facts_of(h) if "importance" in h else facts_of_detail(details[h["id"]]),
+            float(h["score"]),
+            texts[str(h["id"])],
+        )
         for h in row["hits"]
     ]
     if expansion is None:
-        return Checked(vector, None)
-    around = context(
-        {str(r["id"]): ([str(n) for n in r["near"]], [str(t) for t in r["texts"]]) for r in row["around"]}
-    )
-    return Checked(vector, None if around is None else neighbourhood_of(row, around))
+        return Checked(vector, None, revisions)
+    around = context({str(r["id"]): [str(n) for n in r["near"]] for r in row["around"]})
+    known = held([str(r["id"]) for r in row["neighbours"]]) if around is not None else None
+    texts_in_pool = texts_of(list(details)) if known is not None else None
+    if around is None or known is None or texts_in_pool is None:
+        return Checked(vector, None, revisions)
+    records = [{**d, "memory": {**d["memory"], "text": texts_in_pool[m]}} for m, d in details.items()]
+    return Checked(vector, neighbourhood_of({**row, "details": records}, around, known), revisions)
 
 
 def fulltext_candidates(rows: list[Row], similarity: Callable[[str], float]) -> list[Candidate]:

@@ -176,6 +176,23 @@ def facts_of(row: Row) -> Facts:
     )
 
 
+def facts_of_detail(row: Row) -> Facts:
+    """The ranking facts of a memory from its detail row in a cached recall's check (its record's
+    values, and the few facts the row carries beside them): what :func:`facts_of` gives from a
+    candidate row of the same memory."""
+    memory, times = row["memory"], row["times"]
+    occurred = times[1][0] if times[1] is not None else None
+    accessed = times[2][0] if times[2] is not None else occurred
+    return facts_of(
+        {
+            **{k: memory[k] for k in ("importance", "strength", "layer", "categories", "pinned", "status")},
+            **{k: row[k] for k in ("spaced", "priority", "fade", "faded_at")},
+            "occurred": occurred,
+            "accessed": accessed,
+        }
+    )
+
+
 _TIMES = ("created_at", "occurred_at", "last_accessed_at", "updated_at")
 
 
@@ -333,18 +350,22 @@ class Expansion:
 
 
 def neighbourhood_of(
-    row: Row, surroundings: dict[str, Surroundings] | None = None
+    row: Row,
+    surroundings: dict[str, Surroundings] | None = None,
+    held: Mapping[str, tuple[float, str]] | None = None,
 ) -> tuple[list[Neighbour], Pool]:
     """The neighbours, pool rows and episode contexts of an expansion's row (its columns
-    ``neighbours``, ``details`` and ``around``; ``surroundings`` instead of ``around`` when given)."""
+    ``neighbours``, ``details`` and ``around``; ``surroundings`` instead of ``around`` when given).
+    With ``held`` (a cached recall's check), each neighbour's cosine to the query and text come
+    from it (id -> both) and its ranking facts from its detail row."""
+    details = {d["memory"]["id"]: d for d in row["details"]}
     neighbours = [
         Neighbour(
             r["seed"],
             r["via"],
             r["id"],
-            facts_of(r),
-            _similarity(r["similarity"]),
-            str(r["text"]),
+            facts_of(r) if held is None else facts_of_detail(details[r["id"]]),
+            *(held[r["id"]] if held is not None else (_similarity(r["similarity"]), str(r["text"]))),
             int(r["mentioned_by"] or 0),
         )
         for r in row["neighbours"]
@@ -362,4 +383,4 @@ def neighbourhood_of(
             for r in row["around"]
         }
     )
-    return neighbours, Pool({d["memory"]["id"]: d for d in row["details"]}, surroundings)
+    return neighbours, Pool(details, surroundings)

@@ -180,3 +180,69 @@ def test_a_memory_re_worded_or_deleted_through_another_process_changes_the_next_
     assert found[0].id == note.id
     assert found[0].text == "Ingrid keeps a second hive of bees at the allotment."
     assert bees.id not in [r.id for r in found]
+
+
+def test_cached_hits_past_the_first_check_are_found_when_a_filter_drops_the_nearest(
+    neo4j_target: Neo4jTarget, embedder: Embedder, memory: Memory, scope: str
+) -> None:
+    # 60 notes near the query outside the category asked for, then 10 far from it inside it: the
+    # first check (the candidates asked for and a fifth more) keeps none, the hits after it answer.
+    cities = ["Bergen", "Tromsø", "Oslo", "Bodø", "Ålesund", "Stavanger"]
+    weather = ["rain", "sleet", "fog", "sunshine", "wind", "hail", "snow", "drizzle", "a storm", "frost"]
+    near = [
+        f"Day {d} of the trip: {w} all afternoon in {c}." for c in cities for d, w in enumerate(weather, 1)
+    ]
+    far = [
+        "Biscuit chewed through the garden hose.",
+        "The beagle learned to sit for a treat.",
+        "Mia bought a blue collar for Biscuit.",
+        "Biscuit sleeps under the piano at night.",
+        "The vet said Biscuit needs fewer biscuits.",
+        "Biscuit barks at the postman every morning.",
+        "Mia takes Biscuit to puppy class on Saturdays.",
+        "Biscuit found a tennis ball in the hedge.",
+        "The dog walker comes at noon on weekdays.",
+        "Biscuit had her second birthday party with a cake.",
+    ]
+    memory.remember_batch([MemoryInput(text=t, scope=scope) for t in near])
+    memory.remember_batch([MemoryInput(text=t, scope=scope, categories=["pets"]) for t in far])
+    ask = RecallQuery(
+        query="What was the weather like on the trip to Bergen?",
+        scope=scope,
+        reinforce=False,
+        categories=["pets"],
+    )
+    conn = open_memory(Settings(recall_vector_cache_rows=0), neo4j_target, embedder=embedder)
+    try:
+        conn.memory.prepare()
+        cached = memory.recall_query(ask)
+        graph = conn.memory.recall_query(ask)
+    finally:
+        conn.close()
+    # the same memories as the graph finds (in an order the episode context may shuffle: it
+    # weighs the graph's and the cache's cosines apart)
+    assert {r.id for r in cached.results} == {r.id for r in graph.results}
+    assert len(cached.results) == 10 and all("pets" in r.categories for r in cached.results)
+
+
+def test_a_write_between_the_two_round_trips_sends_the_recall_to_the_graph(
+    memory: Memory, other: Memory, scope: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seed(memory, scope)
+    note = memory.remember("Ingrid's locker code is 4471.", scope=scope).memory
+    assert note is not None
+    assert memory.recall("What is Ingrid's locker code?", scope=scope, reinforce=False).results
+    cache = memory._recaller._cache  # this process's cache, current with the graph now
+    assert cache is not None
+    ranked = cache.nearest
+
+    def rewritten_meanwhile(*args: object, **kwargs: object) -> object:
+        # another process re-words the note after the first round trip read the revisions
+        other.update(note.id, MemoryPatch(text="Ingrid's locker code changed to 9902."))
+        monkeypatch.setattr(cache, "nearest", ranked)
+        return ranked(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cache, "nearest", rewritten_meanwhile)
+    found = memory.recall("What is Ingrid's locker code?", scope=scope, reinforce=False).results
+    # the record and the text it was ranked by are the graph's, never the cache's former text
+    assert found[0].id == note.id and found[0].text == "Ingrid's locker code changed to 9902."

@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta, timezone
 import numpy as np
 import pytest
 
-from graphmem.recall.vector_cache import Opened, Subtree, VectorCache
+from graphmem.recall.vector_cache import Opened, Subtree, VectorCache, first_check
 from graphmem.store.scope_vectors import ScopeRows
-from graphmem.store.search import instant
+from graphmem.store.search import facts_of, facts_of_detail, instant
 
 
 def rows(ids: list[str], scope: str, vectors: list[list[float]]) -> ScopeRows:
@@ -72,12 +72,56 @@ def test_the_episode_context_of_a_memory_comes_from_the_cached_vectors() -> None
     cache = VectorCache(dimension=2, max_rows=10)
     opened = Opened([tree], [])
     query = np.asarray([0, 1], dtype=np.float32)
-    around = cache.surroundings(opened, query, {"a": (["b", "c"], ["text b", "text c"])})
+    around = cache.surroundings(opened, query, {"a": ["b", "c"]})
     assert around is not None
     context = around["a"]
     assert context.to_query == pytest.approx((0.8, 1.0))
     assert context.to_memory == pytest.approx((0.6, 0.0))
     assert context.among[0] == pytest.approx((1.0, 0.8)) and context.among[1] == pytest.approx((0.8, 1.0))
-    assert context.texts == ("text b", "text c")
+    assert context.texts == ("text of b", "text of c")  # the cached texts
     # a neighbour the cache does not hold (another scope): the graph reads the context instead
-    assert cache.surroundings(opened, query, {"a": (["b", "elsewhere"], ["text b", "x"])}) is None
+    assert cache.surroundings(opened, query, {"a": ["b", "elsewhere"]}) is None
+
+
+def test_the_first_check_sends_the_candidates_asked_for_and_a_fifth_more() -> None:
+    assert first_check(50, 100) == 60
+    assert first_check(5, 10) == 6
+    assert first_check(50, 40) == 40  # never more hits than the cache ranked
+
+
+def test_a_neighbour_s_cosine_and_text_come_from_the_cache_or_not_at_all() -> None:
+    tree = Subtree("/u", "/u/", {})
+    tree.upsert(rows(["a", "b"], "/u", [[1, 0], [0.6, 0.8]]))
+    cache = VectorCache(dimension=2, max_rows=10)
+    opened = Opened([tree], [])
+    query = np.asarray([0, 1], dtype=np.float32)
+    held = cache.held(opened, query, ["a", "b"])
+    assert held is not None
+    assert held["a"][0] == pytest.approx(0.0) and held["b"][0] == pytest.approx(0.8)
+    assert held["b"][1] == "text of b"
+    assert cache.held(opened, query, ["a", "written since"]) is None  # the graph reads them instead
+
+
+def test_a_detail_row_gives_the_ranking_facts_a_candidate_row_gives() -> None:
+    occurred, accessed = [1_700_000_000, 5, 0], [1_700_100_000, 0, 3600]
+    memory = {"importance": 0.7, "strength": 0.9, "layer": "episodic", "categories": ["pets"]}
+    memory |= {"pinned": True, "status": "superseded"}
+    extra = {"spaced": 3, "priority": 0.25, "fade": 0.5, "faded_at": 1_700_200_000}
+    candidate = {**memory, **extra, "occurred": occurred[0], "accessed": accessed[0]}
+    detail = {"memory": memory, "times": [None, occurred, accessed, None], **extra}
+    assert facts_of_detail(detail) == facts_of(candidate)
+    # never accessed, no categories, importance unset, never faded: the same defaults
+    bare = {**memory, "importance": None, "categories": [], "pinned": False}
+    plain = {"spaced": 0, "priority": 0.0, "fade": 1.0, "faded_at": None}
+    candidate = {**bare, "categories": None, **plain, "occurred": occurred[0], "accessed": occurred[0]}
+    detail = {"memory": bare, "times": [None, occurred, None, None], **plain}
+    assert facts_of_detail(detail) == facts_of(candidate)
+
+
+def test_records_take_their_texts_from_the_cache_or_not_at_all() -> None:
+    tree = Subtree("/u", "/u/", {})
+    tree.upsert(rows(["a", "b"], "/u", [[1, 0], [0.6, 0.8]]))
+    cache = VectorCache(dimension=2, max_rows=10)
+    opened = Opened([tree], [])
+    assert cache.texts(opened, ["b", "a"]) == {"b": "text of b", "a": "text of a"}
+    assert cache.texts(opened, ["a", "written since"]) is None
