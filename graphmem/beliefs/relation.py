@@ -116,6 +116,12 @@ def announces_named_change(statement: Statement) -> bool:
     return _named_change(statement) is not None
 
 
+def _speaks_of(clause: Clause, slots: frozenset[str]) -> bool:
+    """Whether ``clause`` fills, or names, one of ``slots`` ("team lead")."""
+    words = {w for phrase in clause.mentions | clause.slot_nouns for w in phrase.split()}
+    return bool(clause.slot_nouns & slots) or any(set(slot.split()) <= words for slot in slots)
+
+
 class RelationJudge:
     """Finds the stored statement a named change replaces, by masked-relation similarity."""
 
@@ -157,6 +163,8 @@ class RelationJudge:
                 continue  # a state it replaces, not an act told ("joined a book club")
             if not one_thing(old.subject or writer, clause.subject or writer):
                 continue  # a diary note with no subject is the writer's, as an "I" is
+            if clause.slot_nouns and not _speaks_of(old, clause.slot_nouns) and (old.event or old.change):
+                continue  # "Dmitri's team lead is now Marta Novak" replaces no move ("moved to Amsterdam")
             eligible.append(c)
         if not eligible:
             return None

@@ -274,6 +274,14 @@ def test_a_state_said_to_hold_now_replaces_the_statement_of_the_same_relation(
     assert [memory.get(m.id).status for m in kept] == ["superseded", "active", "active"]
 
 
+def test_a_change_that_names_its_slot_replaces_no_move(memory: Memory, scope: str) -> None:
+    """ "Tiago's team lead is now Petra Holm" names the slot it fills: it replaces no earlier
+    move of Tiago's, however alike the two read with their names masked."""
+    moved = memory.remember("Tiago moved to Rotterdam.", scope=scope, occurred_at=_day(0)).memory
+    memory.remember("Tiago's team lead is now Petra Holm.", scope=scope, occurred_at=_day(1))
+    assert memory.get(moved.id).status == "active"
+
+
 def test_a_name_beside_the_subject_is_no_new_value(memory: Memory, scope: str) -> None:
     """ "Tomasz and Ewa got engaged" names Ewa beside Tomasz, not as where he went: it leaves
     "Tomasz moved to Gdańsk" standing."""
