@@ -10,15 +10,13 @@ from __future__ import annotations
 import uuid
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import NDArray
 
 from graphmem.consolidate.clustering import Cluster, centroid, density_clusters, fade_factor
 from graphmem.consolidate.context import RunContext
-from graphmem.consolidate.distil import Distillation, Distiller, Kind, Member
+from graphmem.consolidate.distil import Distiller, Kind, Member
 from graphmem.consolidate.neighbourhood import knn_graph, shared_knn
 from graphmem.consolidate.settings import ConsolidationSettings
 from graphmem.consolidate.topics import topic_clusters
@@ -27,16 +25,6 @@ from graphmem.entities.names import entity_key
 from graphmem.store.consolidation import ConsolidationStore, DerivedMemory, MemberRow, SourceLink
 
 DETAIL_PAGE = 1000
-
-Fresh = tuple[list[MemberRow], list[SourceLink]]  # a new derived memory's sources and their links
-
-
-@dataclass(frozen=True)
-class Pending:
-    """One page's new derived memories: sources and summaries, and the summaries' vectors to come."""
-
-    fresh: list[tuple[Fresh, Distillation]]
-    vectors: Future[NDArray[np.float32]]
 
 
 @dataclass(frozen=True)
@@ -150,32 +138,19 @@ class Promotion:
         else:
             clusters = density_clusters(near.graph, lay.eps, s.min_cluster, s.max_cluster)
         ctx.counts[f"seen_{lay.counter}_clusters"] += len(clusters)
-        # The summaries of one page are embedded on a thread while the next page's members are read
-        # and its newcomers attached (ONNX leaves the interpreter free; the pages' clusters share no
-        # member, so no page reads what another writes); the derived memories are created in page order.
-        pending: Pending | None = None
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="c1-embed") as embedding:
-            for start in range(0, len(clusters), DETAIL_PAGE // 4):
-                page = clusters[start : start + DETAIL_PAGE // 4]
-                ids = [m for c in page for m in c.members]
-                rows = self._store.members(
-                    ids, lay.target_layer, "insight" if lay.archived else "cluster", near.vectors
-                )
-                fresh = self._attach_and_distil(ctx, page, rows)
-                if pending is not None:
-                    self._create(ctx, pending)
-                pending = Pending(fresh, embedding.submit(self._embedder.embed, [d.text for _, d in fresh]))
-                ctx.heartbeat()
-                ctx.progress(lay.step, min(start + len(page), len(clusters)), len(clusters))
-            if pending is not None:
-                self._create(ctx, pending)
+        for start in range(0, len(clusters), DETAIL_PAGE // 4):
+            page = clusters[start : start + DETAIL_PAGE // 4]
+            ids = [m for c in page for m in c.members]
+            rows = self._store.members(
+                ids, lay.target_layer, "insight" if lay.archived else "cluster", near.vectors
+            )
+            self._write(ctx, page, rows)
+            ctx.heartbeat()
+            ctx.progress(lay.step, min(start + len(page), len(clusters)), len(clusters))
 
-    def _attach_and_distil(
-        self, ctx: RunContext, clusters: Sequence[Cluster], rows: dict[str, MemberRow]
-    ) -> list[tuple[Fresh, Distillation]]:
-        """Attach the newcomers of clusters that already have a derived memory; distil the others."""
+    def _write(self, ctx: RunContext, clusters: Sequence[Cluster], rows: dict[str, MemberRow]) -> None:
         lay = self._layering
-        fresh: list[Fresh] = []
+        fresh: list[tuple[list[MemberRow], list[SourceLink]]] = []
         attachments: list[tuple[str, list[SourceLink]]] = []
         centers: list[np.ndarray] = []
         for cluster in clusters:
@@ -194,11 +169,12 @@ class Promotion:
             elif len(new) >= self._settings.min_cluster:
                 fresh.append((new, links))
                 centers.append(center)
-        ctx.counts["extended"] += self._store.attach(
-            attachments, ctx.now, ctx.run_id, self._source_statuses()
-        )
+        statuses = self._source_statuses()
+        ctx.counts["extended"] += self._store.attach(attachments, ctx.now, ctx.run_id, statuses)
+        if not fresh:
+            return
         distilled = []
-        for (members, links), center in zip(fresh, centers, strict=True):
+        for (members, _), center in zip(fresh, centers, strict=True):
             view = [
                 Member(m.id, m.text, float(m.embedding @ center), m.entities, m.status != "active")
                 for m in members
@@ -206,17 +182,10 @@ class Promotion:
             result = self._distiller.distil(lay.kind, view)
             ctx.llm_calls += result.usage.calls
             ctx.cost_usd += result.usage.cost_usd
-            distilled.append(((members, links), result))
-        return distilled
-
-    def _create(self, ctx: RunContext, pending: Pending) -> None:
-        """Create the derived memories of one page once its summaries are embedded."""
-        lay = self._layering
-        vectors = pending.vectors.result()
-        if not pending.fresh:
-            return
+            distilled.append(result)
+        vectors = self._embedder.embed([d.text for d in distilled])
         batch = []
-        for ((members, links), result), vector in zip(pending.fresh, vectors, strict=True):
+        for (members, links), result, vector in zip(fresh, distilled, vectors, strict=True):
             memory = DerivedMemory(
                 id=str(uuid.uuid4()),
                 text=result.text,
@@ -234,7 +203,7 @@ class Promotion:
         made = self._store.create_derived(
             batch,
             min_sources=self._settings.min_cluster,
-            source_statuses=self._source_statuses(),
+            source_statuses=statuses,
             now=ctx.now,
             run_id=ctx.run_id,
         )
