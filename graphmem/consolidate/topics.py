@@ -126,7 +126,6 @@ cosine and ties inside tell it from a member with AUC 0.71-0.76 only, too weak f
 
 from __future__ import annotations
 
-import math
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -249,14 +248,14 @@ def topic_similarities(
     ids = set(neighbours) | {b for found in neighbours.values() for b, _ in found}
     nodes = sorted(ids, key=lambda m: (signals.occurred.get(m, 0.0), signals.texts.get(m, ""), m))
     index = {m: i for i, m in enumerate(nodes)}
-    cosine: dict[tuple[str, str], float] = {}
-    closeness: dict[tuple[str, str], float] = defaultdict(float)  # by rank, not by cosine
+    n = len(nodes)
+    near_codes, near_cosine, near_closeness = [], [], []  # by rank, not by cosine
     for a, found in neighbours.items():
         nearest = [(b, c) for b, c in found if b != a][: w.neighbours]
         for rank, (b, near) in enumerate(nearest):
-            pair = (a, b) if a < b else (b, a)
-            cosine[pair] = max(near, cosine.get(pair, near))
-            closeness[pair] += (1.0 - rank / len(nearest)) / 2.0
+            near_codes.append(_code(index[a], index[b], n))
+            near_cosine.append(near)
+            near_closeness.append((1.0 - rank / len(nearest)) / 2.0)
     shared, entity_holders = shared_pairs(
         signals.entities, signals.mentions, signals.scopes, nodes, w.entity_max_share, w.entity_max_mentions
     )
@@ -265,35 +264,70 @@ def topic_similarities(
         words, {}, signals.scopes, nodes, w.entity_max_share, w.words_max_mentions
     )
     follows = {(a, b) if a < b else (b, a) for a, b in signals.follows if a in index and b in index}
-    keys = sorted(set(cosine) | set(shared) | set(worded) | follows)
-    m = len(keys)
-    first = np.fromiter((index[a] for a, _ in keys), np.int64, m)
-    second = np.fromiter((index[b] for _, b in keys), np.int64, m)
-    cos = np.fromiter((cosine.get(k, math.nan) for k in keys), np.float64, m)
-    cos[np.isnan(cos)] = pair_cosines(nodes, vectors, first[np.isnan(cos)], second[np.isnan(cos)])
-    content = cos + w.entity * np.fromiter((shared.get(k, 0.0) for k in keys), np.float64, m)
-    content += w.words * np.fromiter((worded.get(k, 0.0) for k in keys), np.float64, m)
-    content += w.next * np.fromiter((k in follows for k in keys), np.float64, m)
+    # each pair as one integer (low · n + high): sorted codes are the pairs in (low, high) order
+    nearby = np.asarray(near_codes, dtype=np.int64)
+    tied, tie = _coded(shared, index, n)
+    worded_codes, word_tie = _coded(worded, index, n)
+    next_codes = np.asarray(sorted(_code(index[a], index[b], n) for a, b in follows), dtype=np.int64)
+    codes = np.unique(np.concatenate([nearby, tied, worded_codes, next_codes]))
+    m = len(codes)
+    low, high = codes // max(n, 1), codes % max(n, 1)
+    cos = np.full(m, -np.inf)
+    np.maximum.at(cos, np.searchsorted(codes, nearby), np.asarray(near_cosine, dtype=np.float64))
+    missing = np.isneginf(cos)
+    cos[missing] = pair_cosines(nodes, vectors, low[missing], high[missing])
+    closeness = np.zeros(m)
+    np.add.at(closeness, np.searchsorted(codes, nearby), np.asarray(near_closeness, dtype=np.float64))
+    content = cos + w.entity * _spread(codes, tied, tie)
+    content += w.words * _spread(codes, worded_codes, word_tie)
+    content += w.next * np.isin(codes, next_codes).astype(np.float64)
     occurred = np.asarray([signals.occurred.get(node, 0.0) for node in nodes], dtype=np.float64)
-    apart = np.abs(occurred[first] - occurred[second]) / DAY
+    apart = np.abs(occurred[low] - occurred[high]) / DAY
     if w.time_memories:
+        # the scope rate of the pair's memory with the smaller id (two scopes may share an entity)
+        by_id = np.empty(n, dtype=np.int64)
+        by_id[np.asarray(sorted(range(n), key=nodes.__getitem__), dtype=np.int64)] = np.arange(n)
+        first = np.where(by_id[low] < by_id[high], low, high)
         apart = apart * daily_rate(nodes, occurred, signals.scopes)[first]
         boost = 1.0 + w.time * np.exp(-apart / w.time_memories)
     else:
         boost = 1.0 + w.time * np.exp(-apart / w.time_days)  # time sharpens a tie, never makes one
-    low, high = np.minimum(first, second), np.maximum(first, second)
-    order = np.lexsort((high, low))
     return nodes, PairSignals(
-        np.stack([low[order], high[order]], axis=1).reshape(-1, 2),
-        content[order],
-        np.fromiter((closeness.get(k, 0.0) for k in keys), np.float64, m)[order],
-        boost[order],
+        np.stack([low, high], axis=1).reshape(-1, 2),
+        content,
+        closeness,
+        boost,
         tuple(
             (held, frozenset(index[m] for m in members))
             for _, (held, members) in sorted({**entity_holders, **word_holders}.items())
         )
         + tuple((2, frozenset((index[a], index[b]))) for a, b in sorted(follows)),
     )
+
+
+def _code(i: int, j: int, n: int) -> int:
+    """The pair of node indices ``i``, ``j`` as one integer, ordered."""
+    return min(i, j) * n + max(i, j)
+
+
+def _coded(
+    weights: Mapping[tuple[str, str], float], index: Mapping[str, int], n: int
+) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """Pairs of node ids with a weight as sorted pair codes and their weights."""
+    codes = np.fromiter((_code(index[a], index[b], n) for a, b in weights), np.int64, len(weights))
+    values = np.fromiter(weights.values(), np.float64, len(weights))
+    order = np.argsort(codes)
+    return codes[order], values[order]
+
+
+def _spread(
+    codes: NDArray[np.int64], some: NDArray[np.int64], values: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """``values`` (of the sorted codes ``some``, a subset of ``codes``) at their places in ``codes``,
+    else 0."""
+    out = np.zeros(len(codes))
+    out[np.searchsorted(codes, some)] = values
+    return out
 
 
 def topic_clusters(

@@ -15,9 +15,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from graphmem.errors import StoreError
 from graphmem.store.executor import QueryExecutor, Row
 from graphmem.store.memories import cosine_from_index_score
-from graphmem.store.records import native
+from graphmem.store.records import epoch_seconds, native, utc_instant
 
 Neighbours = dict[str, list[tuple[str, float]]]
 
@@ -197,9 +198,9 @@ class ConsolidationStore:
                 owner_keys=list(owner_keys),
             )
             for raw in rows:
-                row = native(raw)
-                at = row["occurred_at"]
-                signals.occurred[row["id"]] = at.timestamp() if isinstance(at, datetime) else 0.0
+                row = dict(raw)
+                at = epoch_seconds(row["occurred_s"], row["occurred_us"])
+                signals.occurred[row["id"]] = at if at is not None else 0.0
                 keys = []
                 for entity in row["entities"] or []:
                     keys.append(entity["key"])
@@ -233,8 +234,10 @@ class ConsolidationStore:
             derived_kind=derived_kind,
         )
         out: dict[str, MemberRow] = {}
-        for raw in rows:
-            row = native(raw)
+        for row in rows:
+            occurred = utc_instant(row["occurred_s"], row["occurred_us"])
+            if occurred is None:
+                raise StoreError(f"memory {row['id']} has no occurred_at; rewrite it with one")
             out[row["id"]] = MemberRow(
                 id=row["id"],
                 scope=row["scope"],
@@ -245,7 +248,7 @@ class ConsolidationStore:
                 importance=float(row["importance"] if row["importance"] is not None else 0.5),
                 confidence=float(row["confidence"] if row["confidence"] is not None else 1.0),
                 strength=float(row["strength"] if row["strength"] is not None else 1.0),
-                occurred_at=row["occurred_at"],
+                occurred_at=occurred,
                 pinned=bool(row["pinned"]),
                 derived_by=row["derived_by"],
                 entities=tuple(row["entities"] or ()),

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from graphmem.store.executor import QueryExecutor
-from graphmem.store.records import native
+from graphmem.errors import StoreError
+from graphmem.store.executor import QueryExecutor, Row
+from graphmem.store.records import utc_instant
 
 
 @dataclass(frozen=True)
@@ -36,23 +37,26 @@ class DecayStore:
         after = ""
         while True:
             found = self._executor.read("decay/strength_page", after=after, page=page, floor=floor)
-            rows = [native(r) for r in found]
-            if not rows:
+            if not found:
                 return
-            yield [
-                StrengthFacts(
-                    id=r["id"],
-                    strength=float(r["strength"] if r["strength"] is not None else 1.0),
-                    used=r["used"],
-                    spaced=int(r["spaced"]),
-                    pinned=bool(r["pinned"]),
-                    fade=float(r["fade"]),
-                    faded_at=r["faded_at"],
-                    decayed=None if r["decayed"] is None else float(r["decayed"]),
-                )
-                for r in rows
-            ]
-            after = rows[-1]["id"]
+            yield [self._facts(r) for r in found]
+            after = found[-1]["id"]
+
+    @staticmethod
+    def _facts(row: Row) -> StrengthFacts:
+        used = utc_instant(row["used_s"], row["used_us"])
+        if used is None:
+            raise StoreError(f"memory {row['id']} has no created_at; rewrite it with one")
+        return StrengthFacts(
+            id=row["id"],
+            strength=float(row["strength"] if row["strength"] is not None else 1.0),
+            used=used,
+            spaced=int(row["spaced"]),
+            pinned=bool(row["pinned"]),
+            fade=float(row["fade"]),
+            faded_at=utc_instant(row["faded_s"], row["faded_us"]),
+            decayed=None if row["decayed"] is None else float(row["decayed"]),
+        )
 
     def write(self, rows: Sequence[dict[str, Any]], now: datetime) -> int:
         """Record ``rows`` ({id, used_ms: its last use as read, epoch ms; strength}); returns how many

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from neo4j.time import Date, DateTime
@@ -19,6 +20,29 @@ def native(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: native(v) for k, v in value.items()}
     return value
+
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def epoch_seconds(seconds: int | None, microsecond: int | None) -> float | None:
+    """A DateTime read as Cypher's ``.epochSeconds`` and ``.microsecond``, as ``datetime.timestamp()``
+    gives it (None for null).
+
+    The driver turns each DateTime into its own type through a time zone lookup and then a Python
+    datetime: about 0.1 ms of CPU a value, and a first nightly at 50k memories reads 200,000 of them
+    (C1's times, C1's members, D1's last uses). Two integers cost nothing.
+    """
+    if seconds is None:
+        return None
+    return (seconds * 10**6 + (microsecond or 0)) / 10**6  # exactly as timedelta.total_seconds()
+
+
+def utc_instant(seconds: int | None, microsecond: int | None) -> datetime | None:
+    """The UTC datetime of Cypher's ``.epochSeconds`` and ``.microsecond`` (see ``epoch_seconds``)."""
+    if seconds is None:
+        return None
+    return EPOCH + timedelta(seconds=seconds, microseconds=microsecond or 0)
 
 
 def memory_fields(props: dict[str, Any]) -> dict[str, Any]:

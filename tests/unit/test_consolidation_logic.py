@@ -464,3 +464,19 @@ def test_a_key_many_memories_share_does_not_make_profile_facts_a_topic() -> None
     assert found == [tuple(pottery)]
     any_key = TopicWeights(specific_share=0.0)
     assert tuple(facts) in [c.members for c in topic_clusters(neighbours, {}, signals, any_key, 3)]
+
+
+def test_times_read_as_epoch_numbers_are_the_instants_the_driver_gives() -> None:
+    from graphmem.store.records import epoch_seconds, utc_instant
+
+    for at in (
+        datetime(2026, 1, 1, tzinfo=UTC),
+        datetime(2026, 3, 29, 1, 59, 59, 999_999, tzinfo=UTC),
+        datetime(1969, 12, 31, 23, 59, 59, 1, tzinfo=UTC),
+        datetime(2031, 7, 4, 12, 0, 0, 123_456, tzinfo=UTC),
+    ):
+        # Cypher's epochSeconds (floored, as Java's Instant)
+        seconds = int((at - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(seconds=1))
+        assert epoch_seconds(seconds, at.microsecond) == at.timestamp()
+        assert utc_instant(seconds, at.microsecond) == at
+    assert epoch_seconds(None, None) is None and utc_instant(None, None) is None
