@@ -377,6 +377,15 @@ def _opens_with_a_start(doc: Any) -> bool:
     return dated and not any(t.lower_ in {"to", "till", "until", "through"} for t in opening)
 
 
+def _going_to_do(doc: Any) -> bool:
+    """ "going to" a verb says what is planned ("I'm going to move"); "going to bed" or "going to
+    Boots" says where someone goes."""
+    return any(
+        t.lower_ == "going" and doc[t.i + 1].lower_ == "to" and doc[t.i + 2].tag_ == "VB"
+        for t in doc[: len(doc) - 2]
+    )
+
+
 def _particle_preposition(verb: Any, prep: Any) -> bool:
     """Whether a preposition among ``verb``'s particles belongs to the verb rather than to a noun."""
     return (
@@ -561,7 +570,7 @@ def _read(text: str, speaker: str) -> Clause:
         numbers=frozenset(numbers),
         quantities=frozenset(numbers - _date_numbers(doc)),
         key=key,
-        hedged=hedged or "going to" in lower or "nothing decided" in lower,
+        hedged=hedged or _going_to_do(doc) or "nothing decided" in lower,
         past_only=_past_only(doc, root, lower, words) or phrasal == "grow_up",  # "grew up in Nottingham"
         additive=bool(words & ADDITIVE_WORDS) or "as well" in lower or "in addition" in lower,
         change=_announces_change(doc)

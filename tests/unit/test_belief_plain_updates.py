@@ -189,6 +189,8 @@ def test_look_alikes_of_session_22_stay(old: str, new: str) -> None:
             "Femi is the secretary of the allotment society.",
             "Femi stepped down and Ruth was voted in as secretary.",
         ),
+        # "going to" a place is no plan: a new habit with a change announced
+        ("I shop at Tesco.", "We get groceries delivered by Ocado now instead of going to Tesco."),
         # trading in or swapping out what the other statement names replaces it
         ("Omar's bike is a Brompton.", "Omar traded in the Brompton for a Tern."),
     ],
