@@ -20,6 +20,7 @@ from graphmem.beliefs.parse import (
     ENDING_LEMMAS,
     Clause,
     clause_texts,
+    named_words,
     read_clause,
     sentence_count,
 )
@@ -157,7 +158,7 @@ def _keyed(note: Clause, other: Clause) -> bool:
         return True
     # "Final decision on hosting: Fly.io" / "We switched the hosting decision to Render"
     asked = {stem(w) for w in note.key.split() if w not in KEY_FILLERS}
-    named = {stem(w) for phrase in other.mentions | other.slot_nouns for w in phrase.split()}
+    named = {stem(w) for w in named_words(other)}
     return len(asked) > 1 and asked <= named
 
 
@@ -427,8 +428,7 @@ def _ends_as_a_whole(a: Clause, b: Clause, cosine: float) -> bool:
     subject: the value ``a`` gives is named anywhere in ``b`` ("stepped down" in one clause,
     "treasurer" in the next)."""
     same = a.subject is not None and a.subject == b.subject
-    ends = b.predicate in ENDING_LEMMAS and not a.negated
-    return same and ends and cosine >= NEGATION_COSINE and bool(a.values & b.values)
+    return same and not a.negated and cosine >= NEGATION_COSINE and _ends_its_value(b, a)
 
 
 def _says_again(a: Clause, b: Clause, cosine: float) -> bool:

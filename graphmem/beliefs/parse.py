@@ -135,6 +135,11 @@ class Clause:
     kinds: frozenset[str] = frozenset()
 
 
+def named_words(clause: Clause) -> set[str]:
+    """Every word of what ``clause`` names or the slot it fills ("team" and "lead" of "team lead")."""
+    return {word for phrase in clause.mentions | clause.slot_nouns for word in phrase.split()}
+
+
 def _is_temporal_adjunct(ent: Any) -> bool:
     """A date that says when ("since May", "last year", "in January" on a verb), not what."""
     if ent.label_ != "DATE":

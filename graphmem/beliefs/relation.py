@@ -23,7 +23,7 @@ from threading import Lock
 import numpy as np
 
 from graphmem.beliefs.judge import one_thing
-from graphmem.beliefs.parse import CHANGE_LEMMAS, CORRECTION, Clause, read_clause, sentence_count
+from graphmem.beliefs.parse import CHANGE_LEMMAS, CORRECTION, Clause, named_words, read_clause, sentence_count
 from graphmem.beliefs.restore import parse_doc, with_diary_subject
 from graphmem.beliefs.statements import Statement
 from graphmem.embedding.base import Embedder
@@ -118,7 +118,7 @@ def announces_named_change(statement: Statement) -> bool:
 
 def _speaks_of(clause: Clause, slots: frozenset[str]) -> bool:
     """Whether ``clause`` fills, or names, one of ``slots`` ("team lead")."""
-    words = {w for phrase in clause.mentions | clause.slot_nouns for w in phrase.split()}
+    words = named_words(clause)
     return bool(clause.slot_nouns & slots) or any(set(slot.split()) <= words for slot in slots)
 
 
