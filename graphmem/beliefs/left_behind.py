@@ -1,0 +1,295 @@
+"""What a statement says someone left behind, or what it says has ended: the old value, named.
+
+"haha yeah we left Rotterdam in May, we're in Utrecht now", "Billing uses SQS now instead of
+RabbitMQ", "Quit Ogilvy to start my own design studio", "Helga Brandt retired": each names the
+value a stored statement holds ("I live in Rotterdam", "The billing service's queue is RabbitMQ",
+"I've taken a staff job at Ogilvy", "Isaac's line manager is Helga Brandt") and says it no longer
+holds. Read from spaCy's dependency parse of the whole text, so the statement may run over more
+than one clause or sentence, as people write them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from graphmem.beliefs.parse import (
+    HEDGE_MODALS,
+    HEDGE_WORDS,
+    Clause,
+    clause_texts,
+    read_clause,
+    sentence_count,
+)
+from graphmem.beliefs.restore import parse_doc, with_diary_subject
+from graphmem.beliefs.statements import FIRST_PERSON, STOPWORDS, Statement
+from graphmem.beliefs.subjects import word_form
+from graphmem.stemming import stem
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# verbs whose object is what the subject leaves behind ("left Google", "ditched the Peloton")
+LEAVING_VERBS = _words(
+    "leave quit drop ditch replace supersede sell swap abandon dump scrap decommission deprecate "
+    "sunset retire"
+)
+# verbs that leave what their preposition names ("moved out of the Dundee flat", "switched from Jira")
+MOVING_VERBS = _words("move switch migrate transfer relocate change convert go")
+LEAVING_PREPOSITIONS = frozenset({"from", "off"})
+# verbs that say their subject ended ("Helga Brandt retired", "Colette passed away")
+ENDED_VERBS = _words("retire resign quit leave die sunset deprecate decommission discontinue")
+ENDED_PHRASAL = frozenset({("pass", "away"), ("step", "down")})
+# what a thing is said to be when it has ended ("ABBA is retired", "the old codebase is dead")
+ENDED_STATES = _words(
+    "retired gone dead over history deprecated discontinued defunct sunset scrapped cancelled canceled axed"
+)
+# a relationship that ended names the other person with "with" or "from" ("broke up with Jack")
+PARTING_VERBS = _words("split separate divorce")
+_WRITERS = frozenset({"user", "we", "us"})
+# "Owen and I split": the small model reads no subject into it
+_PARTED = re.compile(
+    r"\b([A-Z][\w'-]+) and (?:I|me) (?:have |had |just |finally )*"
+    r"(?:split|broke up|separated|divorced|parted)\b"
+)
+# the first word of a diary note that leaves something ("Quit Ogilvy to start ..."), which the
+# small model reads as a name when no "I" precedes it
+_NOTE_VERBS = _words(
+    "left quit dropped ditched sold replaced swapped abandoned dumped scrapped moved switched migrated "
+    "retired broke split divorced"
+)
+_BECOMING = _words("be get become")
+_WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
+_VALUE_POS = frozenset({"PROPN", "NOUN", "NUM", "X", "ADJ"})
+
+
+@dataclass(frozen=True)
+class LeftBehind:
+    """A value a statement says is left or ended: the stems of its words, those of names apart,
+    who left it (None for the writer), and whether the thing itself ended ("Helga retired")."""
+
+    words: frozenset[str]
+    names: frozenset[str]
+    by: str | None
+    ended: bool = False
+
+
+def _phrase(head: Any) -> list[Any]:
+    """The noun phrase ``head`` heads: its compounds, names and modifiers ("the Dundee flat")."""
+    tokens = [head]
+    for child in head.children:
+        if child.dep_ in {"compound", "flat", "amod", "nmod", "poss"} or (
+            child.dep_ == "appos" and child.pos_ == "PROPN"
+        ):
+            tokens.extend(t for t in child.subtree if t.pos_ in {"PROPN", "NOUN", "ADJ"})
+    return tokens
+
+
+def _left(head: Any, by: str | None, ended: bool = False) -> LeftBehind | None:
+    tokens = [t for t in _phrase(head) if t.pos_ in {"PROPN", "NOUN"} and not t.is_stop]
+    if not tokens:
+        return None
+    names = frozenset(stem(word_form(t)) for t in tokens if t.pos_ == "PROPN")
+    return LeftBehind(frozenset(stem(word_form(t)) for t in tokens), names, by, ended)
+
+
+def _who(verb: Any, speaker: str) -> str | None:
+    """The subject of ``verb`` (or of the verb it hangs on) as a key; None for the writer."""
+    node = verb
+    while True:
+        subject = next((c for c in node.children if c.dep_ in {"nsubj", "nsubjpass"}), None)
+        if subject is not None:
+            break
+        if node.dep_ in {"conj", "xcomp", "advcl"} and node.head is not node:
+            node = node.head
+            continue
+        return None
+    word = subject.text.lower()
+    if word in FIRST_PERSON or word in _WRITERS or word == speaker:
+        return None
+    return " ".join(stem(word_form(t)) for t in _phrase(subject) if t.pos_ in {"PROPN", "NOUN"}) or word
+
+
+def _settled(verb: Any) -> bool:
+    """Whether ``verb`` states what happened: not denied, planned, wished or asked about."""
+    node = verb
+    while True:
+        children = list(node.children)
+        if any(c.dep_ == "neg" for c in children):
+            return False
+        if any(c.dep_ == "aux" and c.lower_ in HEDGE_MODALS | {"will", "'ll", "to"} for c in children):
+            return False
+        if node.lemma_.lower() in HEDGE_WORDS:
+            return False
+        if node.head is node or node.dep_ not in {"xcomp", "ccomp", "conj", "advcl", "pcomp"}:
+            return True
+        node = node.head
+
+
+def _objects(verb: Any) -> Iterator[Any]:
+    for child in verb.children:
+        if child.dep_ in {"dobj", "nsubjpass"} and child.pos_ in {"PROPN", "NOUN"}:
+            yield child
+            yield from (c for c in child.children if c.dep_ == "conj")
+
+
+def _from_phrases(verb: Any) -> Iterator[Any]:
+    """Objects of "from", "off" or "out of" on ``verb`` ("moved out of Leeds", "migrated off AWS")."""
+    children = list(verb.children)
+    out = any(c.dep_ == "prt" and c.lower_ in {"out", "away"} for c in children)
+    for child in children:
+        preps = [child]
+        if child.lower_ in {"out", "away"}:
+            preps = [c for c in child.children if c.dep_ == "prep"]
+        for prep in preps:
+            out_of = prep.lower_ == "of" and (out or child is not prep)
+            if prep.dep_ == "prep" and (prep.lower_ in LEAVING_PREPOSITIONS or out_of):
+                yield from (g for g in prep.children if g.dep_ == "pobj")
+
+
+def _instead_of(doc: Any) -> Iterator[tuple[Any, Any]]:
+    """(verb, what it is done instead of) for "instead of", "rather than" or "in place of"
+    ("Billing uses SQS now instead of RabbitMQ": uses, RabbitMQ)."""
+    for token in doc:
+        if token.lower_ in {"of", "than"} and token.head.lower_ in {"instead", "rather", "place"}:
+            verb = token.head
+            while verb.pos_ not in {"VERB", "AUX"} and verb.head is not verb:
+                verb = verb.head
+            yield from ((verb, g) for g in token.children if g.dep_ == "pobj")
+
+
+def _after_instead(doc: Any) -> Iterator[tuple[Any, list[Any]]]:
+    """(verb, the words after it) for "instead of X" that the parser did not attach: the words of
+    the noun phrase that follows, up to the first that cannot be part of it."""
+    for token in doc[:-2]:
+        if token.lower_ in {"instead", "rather"} and doc[token.i + 1].lower_ in {"of", "than"}:
+            words: list[Any] = []
+            for t in doc[token.i + 2 :]:
+                if t.pos_ == "DET" and not words:
+                    continue
+                if t.pos_ not in _VALUE_POS:
+                    break
+                words.append(t)
+            verb = token.head
+            while verb.pos_ not in {"VERB", "AUX"} and verb.head is not verb:
+                verb = verb.head
+            if words:
+                yield verb, words
+
+
+def _words_left(tokens: list[Any], by: str | None) -> LeftBehind | None:
+    kept = [t for t in tokens if t.pos_ != "ADJ" and not t.is_stop]
+    if not kept:
+        return None
+    return LeftBehind(
+        frozenset(stem(word_form(t)) for t in kept),
+        frozenset(stem(word_form(t)) for t in kept if t.pos_ in {"PROPN", "NUM", "X"}),
+        by,
+    )
+
+
+def _parting(verb: Any, lemma: str, particles: set[str]) -> Iterator[Any]:
+    """Whom a relationship that ended was with ("broke up with Jack", "divorced Tom")."""
+    if lemma in PARTING_VERBS or (lemma == "break" and "up" in particles):
+        for child in verb.children:
+            if child.dep_ == "prep" and child.lower_ in {"with", "from"}:
+                yield from (g for g in child.children if g.dep_ == "pobj")
+            elif child.dep_ == "dobj" and lemma == "divorce":
+                yield child
+
+
+def _read_doc(text: str) -> Any:
+    doc = parse_doc(with_diary_subject(text))
+    if len(doc) > 1 and doc[0].lower_ in _NOTE_VERBS and not any(t.lower_ == "i" for t in doc):
+        return parse_doc("I " + text[:1].lower() + text[1:])
+    return doc
+
+
+@lru_cache(maxsize=4096)
+def left_behind(text: str, speaker: str | None = None) -> tuple[LeftBehind, ...]:
+    """The values ``text`` says were left or ended, in order; () when it names none."""
+    if "?" in text:
+        return ()
+    writer = (speaker or "user").lower()
+    doc = _read_doc(text)
+    found: list[LeftBehind | None] = []
+    for match in _PARTED.finditer(text):
+        name = frozenset({stem(match.group(1).lower())})
+        found.append(LeftBehind(name, name, None))
+    for verb in doc:
+        if verb.pos_ != "VERB" or not _settled(verb):
+            continue
+        lemma = verb.lemma_.lower()
+        particles = {c.lower_ for c in verb.children if c.dep_ in {"prt", "advmod"}}
+        if lemma in LEAVING_VERBS or (lemma == "give" and "up" in particles):
+            found += [_left(o, _who(verb, writer)) for o in _objects(verb) if o.dep_ == "dobj"]
+        if lemma in MOVING_VERBS | LEAVING_VERBS:
+            found += [_left(o, _who(verb, writer)) for o in _from_phrases(verb)]
+        found += [_left(o, _who(verb, writer)) for o in _parting(verb, lemma, particles)]
+        past = verb.tag_ in {"VBD", "VBN"}
+        if (
+            past
+            and not any(c.dep_ == "dobj" for c in verb.children)
+            and (lemma in ENDED_VERBS or any((lemma, p) in ENDED_PHRASAL for p in particles))
+        ):
+            found += [
+                _left(s, None, ended=True)
+                for s in verb.children
+                if s.dep_ in {"nsubj", "nsubjpass"} and s.pos_ == "PROPN"
+            ]
+    for token in doc:  # "ABBA is retired", "Atom got sunset"
+        said = token.dep_ in {"acomp", "attr", "oprd", "dobj"} and token.head.lemma_.lower() in _BECOMING
+        if said and token.lower_ in ENDED_STATES and _settled(token.head):
+            subjects = [s for s in token.head.children if s.dep_ == "nsubj" and s.pos_ == "PROPN"]
+            found += [_left(s, None, ended=True) for s in subjects]
+    found += [_left(o, _who(verb, writer)) for verb, o in _instead_of(doc) if _settled(verb)]
+    found += [_words_left(words, _who(verb, writer)) for verb, words in _after_instead(doc) if _settled(verb)]
+    return tuple(f for f in found if f is not None)
+
+
+def _subject_words(subject: str | None) -> frozenset[str]:
+    return frozenset(stem(w) for w in _WORD.findall((subject or "").lower().replace("'s", " ")))
+
+
+def _left_by_its_holder(left: LeftBehind, old: Clause, writer: str) -> bool:
+    """Whether whoever ``left`` says left the value is who or what ``old`` is about."""
+    if left.ended:
+        return True  # "Helga retired" ends her being anyone's manager
+    if old.thing:  # "The billing service's queue is RabbitMQ" / "Billing uses SQS instead of RabbitMQ"
+        return left.by is None or bool(_subject_words(left.by) & _subject_words(old.subject))
+    if left.by is None:
+        return old.subject in {None, writer, *_WRITERS}
+    if old.subject is None or "'s" in old.subject:
+        return old.subject == left.by
+    return _subject_words(left.by) <= _subject_words(old.subject)
+
+
+def leaves_its_value(old: Statement, new: Statement) -> bool:
+    """Whether ``new`` says the value ``old`` states was left or has ended ("I live in Rotterdam" /
+    "we left Rotterdam in May, we're in Utrecht now"): a name of it left by whom ``old`` is about,
+    or ended of itself. ``old`` must state a current fact of one sentence."""
+    if not old.atomic or sentence_count(old.body) > 1:
+        return False
+    whole = read_clause(old.body, old.speaker)
+    if not whole.statement or whole.hedged or whole.past_only:
+        return False
+    ended = frozenset().union(*(left.words for left in left_behind(old.body, old.speaker)))
+    if whole.negated and not ended:
+        return False  # a denial ("I don't live in Rotterdam") is not a value held
+    clauses = [read_clause(text, old.speaker) for text in clause_texts(old.body)]
+    subject = _subject_words(whole.subject)
+    values = frozenset().union(*(c.values for c in clauses)) - subject - ended
+    words = frozenset(stem(w) for w in _WORD.findall(old.body.lower()) if w not in STOPWORDS)
+    words = words - subject - ended
+    writer = (new.speaker or "user").lower()
+    for left in left_behind(new.body, new.speaker):
+        named = left.names & words  # a name the other says ("RabbitMQ"), whatever the parser made of it
+        held = named or (left.words & values and left.words <= values)
+        if held and _left_by_its_holder(left, whole, writer):
+            return True
+    return False

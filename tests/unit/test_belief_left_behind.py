@@ -1,0 +1,75 @@
+"""A new statement that names the value a stored one holds and says it was left, or ended, replaces
+it, however long the new statement runs; the same words about someone else, or a plan, do not."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.beliefs.judge import judge
+from graphmem.beliefs.left_behind import leaves_its_value, left_behind
+from graphmem.beliefs.statements import read_statement
+
+
+def conflict(old: str, new: str, cosine: float = 0.5) -> bool:
+    return judge(read_statement(old), read_statement(new), cosine).conflict
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # left, quit, ditched: the old value as the verb's object, the new one anywhere or nowhere
+        ("I'm based in Lyon.", "lol we finally left Lyon last week, the flat in Grenoble is tiny but ok"),
+        ("Obinna works at Flutterwave.", "Obinna quit Flutterwave in March and is freelancing for now."),
+        ("I keep my passwords in LastPass.", "Dropped LastPass after the breach; 1Password from now on."),
+        # moved off, switched away from, moved out of
+        ("Our logs go to Papertrail.", "We migrated off Papertrail onto Grafana Loki over the summer."),
+        ("We rent a room in Camden.", "Moved out of the Camden room and into a studio near Hackney Wick."),
+        # done instead of, or rather than, the old value
+        (
+            "The newsletter is sent with Mailchimp.",
+            "It now goes out through Buttondown instead of Mailchimp.",
+        ),
+        # a relationship that ended, named by the other person
+        ("I'm dating Rosalind.", "Rosalind and I broke up, it was mutual."),
+        ("Femi is married to Tola.", "Femi divorced Tola in the spring."),
+        # the value itself ended: someone named retired or died, a tool was retired
+        ("Mei's supervisor is Dr. Okafor.", "Dr. Okafor retired in June, so his students are reassigned."),
+        ("Our incident tool is PagerTree.", "PagerTree is deprecated here, pages go through Opsgenie."),
+    ],
+)
+def test_a_value_left_or_ended_is_replaced(old: str, new: str) -> None:
+    assert conflict(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # someone else left it
+        ("My brother lives in Lyon.", "I left Lyon last week."),
+        ("I work at Flutterwave.", "Obinna quit Flutterwave in March."),
+        # a plan, a wish, or a denial of leaving
+        ("I'm based in Lyon.", "We might leave Lyon next year."),
+        ("I work at Flutterwave.", "I want to quit Flutterwave eventually."),
+        # a name left that the stored statement does not hold
+        ("I use Firefox at work.", "Ditched Chrome on my phone."),
+        # the stored statement's own subject retiring is not its value ending
+        ("Dr. Okafor lives in Leeds.", "Dr. Okafor retired in June."),
+    ],
+)
+def test_look_alikes_of_leaving_keep_the_stored_value(old: str, new: str) -> None:
+    assert not conflict(old, new)
+
+
+def test_questions_name_nothing_left() -> None:
+    assert left_behind("Did you leave Lyon?") == ()
+
+
+def test_what_was_left_is_named_with_who_left_it() -> None:
+    (left,) = left_behind("Priyanka switched from Asana to Linear.")
+    assert left.names == {"asana"} and left.by == "priyanka" and not left.ended
+
+
+def test_the_value_an_ending_statement_still_holds_can_be_left() -> None:
+    old = read_statement("Split up with Marco; seeing Ilse now.")
+    assert leaves_its_value(old, read_statement("Ilse and I broke up in the autumn."))
+    assert not leaves_its_value(old, read_statement("Marco and I split for good."))
