@@ -3,7 +3,7 @@
 Usage: python bench/eval/split.py [beliefs.jsonl] [user_memories.json]
 
 * beliefs.jsonl -> beliefs_split.json, stratified by ``kind``; the same for each further set of
-  belief scenarios (beliefs2.jsonl -> beliefs2_split.json).
+  belief scenarios (beliefs2.jsonl -> beliefs2_split.json, beliefs3.jsonl -> beliefs3_split.json).
 * user_memories.json (optional, may be absent) -> user_memories_split.json,
   split by user id.
 * ../shared/data/locomo10.json (read in place) -> locomo_split.json, split by conversation.
@@ -22,7 +22,7 @@ from typing import Any
 
 SEED = 20261125
 TOPIC_SETS = ("topics", "topics2", "topics3")  # bench.topic_eval --set NAME
-BELIEF_SETS = ("beliefs2",)  # bench.belief_eval --set NAME, besides beliefs.jsonl (argv[1])
+BELIEF_SETS = ("beliefs2", "beliefs3")  # bench.belief_eval --set NAME, besides beliefs.jsonl (argv[1])
 HERE = Path(__file__).resolve().parent
 
 
