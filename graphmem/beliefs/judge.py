@@ -25,6 +25,7 @@ from graphmem.beliefs.parse import (
     read_clause,
     sentence_count,
 )
+from graphmem.beliefs.reported import reported
 from graphmem.beliefs.statements import MULTI_VALUED, Statement
 from graphmem.stemming import stem
 
@@ -443,6 +444,7 @@ def _says_again(a: Clause, b: Clause, cosine: float) -> bool:
 def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
     """Decide whether ``old`` and ``new`` cannot both hold (order-independent but for the
     announcements of ``new``: a change it announces, an addition it makes)."""
+    old, new = reported(old), reported(new)
     if not (old.speaker and new.speaker and old.speaker != new.speaker) and leaves_its_value(old, new):
         return Verdict(True, "leaves the value the other names")  # however long ``new`` runs
     if not (old.atomic and new.atomic):

@@ -444,6 +444,15 @@ def _negated(doc: Any, root: Any, phrasal: str | None, lower: str) -> bool:
 EMBEDDING_DEPS = frozenset({"xcomp", "acl", "relcl", "advcl", "ccomp", "pcomp", "csubj"})
 
 
+def is_name(token: Any) -> bool:
+    """Whether ``token`` is a name: tagged as one, or a capitalised noun inside a sentence (the small
+    model tags "Spotify" in "I work at Spotify" as a common noun)."""
+    if token.pos_ == "PROPN":
+        return True
+    inside = not token.is_sent_start and token.doc[token.i - 1].text not in {'"', "\u201c", ":"}
+    return inside and token.pos_ in {"NOUN", "X"} and token.text[:1].isupper()
+
+
 def _embedded(token: Any) -> bool:
     """Whether ``token`` sits in a clause inside the main one."""
     while token.head.i != token.i:
@@ -593,7 +602,7 @@ def _read(text: str, speaker: str) -> Clause:
         subject_nouns=frozenset(subject_nouns(doc)),
         statement=_says_how_things_are(sentence_root),
         decided=sentence_root is not None and sentence_root.lemma_ in FRAMING_VERBS,
-        names=frozenset(t.text.lower() for t in doc if t.pos_ == "PROPN"),
+        names=frozenset(t.text.lower() for t in doc if is_name(t)),
         verbs=frozenset(t.lemma_.lower() for t in doc if t.pos_ == "VERB"),
         event=root is not None and root.tag_ == "VBD" and state is None and verb not in {"be", "have"},
         plural=main is not None and main.tag_ in {"NNS", "NNPS"},

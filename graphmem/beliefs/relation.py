@@ -23,7 +23,16 @@ from threading import Lock
 import numpy as np
 
 from graphmem.beliefs.judge import one_thing
-from graphmem.beliefs.parse import CHANGE_LEMMAS, CORRECTION, Clause, named_words, read_clause, sentence_count
+from graphmem.beliefs.parse import (
+    CHANGE_LEMMAS,
+    CORRECTION,
+    Clause,
+    is_name,
+    named_words,
+    read_clause,
+    sentence_count,
+)
+from graphmem.beliefs.reported import reported
 from graphmem.beliefs.restore import parse_doc, with_diary_subject
 from graphmem.beliefs.statements import Statement
 from graphmem.embedding.base import Embedder
@@ -40,7 +49,7 @@ def relation_text(text: str) -> str:
     """``text`` with every name masked as "X" ("I work for X."): the relation it states."""
     words: list[str] = []
     for token in parse_doc(with_diary_subject(text)):
-        if token.pos_ == "PROPN" or token.ent_type_ in NAME_LABELS:
+        if is_name(token) or token.ent_type_ in NAME_LABELS:
             if words and words[-1] == "X":
                 continue
             words.append("X")
@@ -77,7 +86,7 @@ def _names_its_target(text: str) -> bool:
     """Whether a name in ``text`` is the object of its main verb, or of a preposition on it."""
     doc = parse_doc(with_diary_subject(text))
     for token in doc:
-        if not (token.pos_ == "PROPN" or token.ent_type_ in NAME_LABELS) or token.dep_ == "ROOT":
+        if not (is_name(token) or token.ent_type_ in NAME_LABELS) or token.dep_ == "ROOT":
             continue
         node = token
         while node.dep_ in _TARGET_PATH and node.head is not node:
@@ -113,7 +122,7 @@ def _announces(clause: Clause, statement: Statement) -> bool:
 
 def announces_named_change(statement: Statement) -> bool:
     """Whether ``statement`` is a named change: the only statements the relation test reads."""
-    return _named_change(statement) is not None
+    return _named_change(reported(statement)) is not None
 
 
 def _speaks_of(clause: Clause, slots: frozenset[str]) -> bool:
@@ -147,7 +156,8 @@ class RelationJudge:
         return np.stack([known[m] for m in masked])
 
     def replaced(self, new: Statement, candidates: Sequence[Candidate]) -> str | None:
-        """The id of the candidate ``new`` replaces, or None."""
+        """The id of the candidate ``new`` replaces, or None (a quote is read as its speaker's)."""
+        new = reported(new)
         clause = _named_change(new)
         if clause is None:
             return None

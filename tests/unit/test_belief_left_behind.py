@@ -73,3 +73,18 @@ def test_the_value_an_ending_statement_still_holds_can_be_left() -> None:
     old = read_statement("Split up with Marco; seeing Ilse now.")
     assert leaves_its_value(old, read_statement("Ilse and I broke up in the autumn."))
     assert not leaves_its_value(old, read_statement("Marco and I split for good."))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Bilal works for Careem.", 'Bilal said, "I quit Careem, I\'m with Talabat now."'),
+        ("Noor's driving test is on 9 May.", 'Noor wrote: "They moved my driving test to 23 May."'),
+    ],
+)
+def test_a_quote_is_read_as_its_speakers_statement(old: str, new: str) -> None:
+    assert conflict(old, new)
+
+
+def test_a_quote_of_someone_else_leaves_the_writers_value_alone() -> None:
+    assert not conflict("I work at Careem.", 'Bilal said, "I quit Careem last month."')

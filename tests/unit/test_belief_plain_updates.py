@@ -232,3 +232,10 @@ def test_grammar_read_updates_of_session_23(old: str, new: str) -> None:
 )
 def test_look_alikes_of_session_23(old: str, new: str) -> None:
     assert not conflict(old, new)
+
+
+def test_a_company_the_tagger_reads_as_a_common_noun_is_still_a_name() -> None:
+    # the small English model tags "Wayfair" in "I work at Wayfair" as a noun, not a name
+    from graphmem.beliefs.parse import read_clause
+
+    assert "wayfair" in read_clause("I work at Wayfair on the search team.").names
