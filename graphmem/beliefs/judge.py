@@ -411,8 +411,33 @@ def _denies(a: Clause, b: Clause) -> bool:
         return True  # "There won't be an office party this year" denies "The office party is on ..."
     if not (other.values or other.numbers):
         return False
+    if _names_the_doer(negated.predicate, other.values):
+        return True  # "I'm not freelancing anymore" denies "I'm a full-time freelancer"
     named = {stem(lemma) for lemma in negated.lemmas}
     return other.values <= named and other.numbers <= negated.numbers
+
+
+def _two_named_of_a_kind(a: Clause, b: Clause) -> bool:
+    """Whether the clauses name two things of one kind, each by a name of its own on the same common
+    noun ("the Atlas project" / "the Birch project"): what each says is of its own thing."""
+    for mention_a in a.mentions:
+        for mention_b in b.mentions:
+            words_a, words_b = mention_a.split(), mention_b.split()
+            if len(words_a) < 2 or len(words_b) < 2 or words_a[-1] != words_b[-1] or words_a[-1] in a.names:
+                continue
+            names_a, names_b = set(words_a[:-1]), set(words_b[:-1])
+            if names_a <= a.names and names_b <= b.names and not names_a & names_b:
+                return True
+    return False
+
+
+def _names_the_doer(verb: str | None, values: frozenset[str]) -> bool:
+    """Whether one of ``values`` is the noun for who does ``verb`` ("freelancer", "smoker",
+    "teacher" for "freelance", "smoke", "teach")."""
+    if verb is None or len(verb) < 4:
+        return False
+    root = stem(verb).rstrip("e")
+    return any(v.startswith(root) and len(v) - len(root) <= 3 for v in values)
 
 
 def _affirms_denied_act(a: Clause, b: Clause) -> bool:
@@ -534,6 +559,8 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
         return Verdict(False, "an act told in the past")
     if a.kinds & b.kinds and not (a.change or b.change):
         return Verdict(False, "two of a kind")  # "open an office in Austin" / "an office in Dublin"
+    if _two_named_of_a_kind(a, b) and not (a.change or b.change):
+        return Verdict(False, "two of a kind")  # "For the Atlas project we chose ..." / "the Birch project"
     if {a.verb, b.verb} & MULTI_VALUED and not when_only:
         return Verdict(False, "a slot with several values")
     return Verdict(True, "different value")

@@ -239,3 +239,14 @@ def test_a_company_the_tagger_reads_as_a_common_noun_is_still_a_name() -> None:
     from graphmem.beliefs.parse import read_clause
 
     assert "wayfair" in read_clause("I work at Wayfair on the search team.").names
+
+
+def test_giving_up_what_names_the_doer_is_a_denial() -> None:
+    assert conflict("Mateus is a heavy smoker.", "Mateus doesn't smoke anymore.")
+    assert conflict("I'm a part-time tutor.", "I'm not tutoring anymore.", 0.7)
+
+
+def test_two_named_things_of_one_kind_each_keep_their_value() -> None:
+    # a name on the same common noun tells two things apart; a change said of one still replaces
+    assert not conflict("On the Falcon team we deploy with Argo.", "On the Heron team we use Spinnaker.")
+    assert not conflict("The Leeds office opens at 8.", "The Bristol office opens at 9.")
