@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from graphmem.beliefs.left_behind import leaves_its_value
+from graphmem.beliefs.left_behind import leaves_its_value, names_the_doer
 from graphmem.beliefs.parse import (
     CHANGE_LEMMAS,
     ENDING_LEMMAS,
@@ -411,7 +411,7 @@ def _denies(a: Clause, b: Clause) -> bool:
         return True  # "There won't be an office party this year" denies "The office party is on ..."
     if not (other.values or other.numbers):
         return False
-    if _names_the_doer(negated.predicate, other.values):
+    if names_the_doer(negated.predicate, other.values):
         return True  # "I'm not freelancing anymore" denies "I'm a full-time freelancer"
     named = {stem(lemma) for lemma in negated.lemmas}
     return other.values <= named and other.numbers <= negated.numbers
@@ -429,15 +429,6 @@ def _two_named_of_a_kind(a: Clause, b: Clause) -> bool:
             if names_a <= a.names and names_b <= b.names and not names_a & names_b:
                 return True
     return False
-
-
-def _names_the_doer(verb: str | None, values: frozenset[str]) -> bool:
-    """Whether one of ``values`` is the noun for who does ``verb`` ("freelancer", "smoker",
-    "teacher" for "freelance", "smoke", "teach")."""
-    if verb is None or len(verb) < 4:
-        return False
-    root = stem(verb).rstrip("e")
-    return any(v.startswith(root) and len(v) - len(root) <= 3 for v in values)
 
 
 def _affirms_denied_act(a: Clause, b: Clause) -> bool:

@@ -252,6 +252,15 @@ def left_behind(text: str, speaker: str | None = None) -> tuple[LeftBehind, ...]
     return tuple(f for f in found if f is not None)
 
 
+def names_the_doer(verb: str | None, values: frozenset[str]) -> bool:
+    """Whether one of ``values`` is the noun for who does ``verb`` ("freelancer", "smoker",
+    "teacher" for "freelance", "smoke", "teach")."""
+    if verb is None or len(verb) < 4:
+        return False
+    root = stem(verb).rstrip("e")
+    return any(v.startswith(root) and len(v) - len(root) <= 3 for v in values)
+
+
 def _subject_words(subject: str | None) -> frozenset[str]:
     return frozenset(stem(w) for w in _WORD.findall((subject or "").lower().replace("'s", " ")))
 
@@ -290,6 +299,7 @@ def leaves_its_value(old: Statement, new: Statement) -> bool:
     for left in left_behind(new.body, new.speaker):
         named = left.names & words  # a name the other says ("RabbitMQ"), whatever the parser made of it
         held = named or (left.words & values and left.words <= values)
+        held = held or any(names_the_doer(word, values) for word in left.words)  # "left teaching"
         if held and _left_by_its_holder(left, whole, writer):
             return True
     return False

@@ -88,3 +88,8 @@ def test_a_quote_is_read_as_its_speakers_statement(old: str, new: str) -> None:
 
 def test_a_quote_of_someone_else_leaves_the_writers_value_alone() -> None:
     assert not conflict("I work at Careem.", 'Bilal said, "I quit Careem last month."')
+
+
+def test_leaving_the_work_a_title_names_replaces_the_title() -> None:
+    assert conflict("Ines is a primary-school teacher.", "Ines left teaching and now works in insurance.")
+    assert not conflict("Ines is a primary-school teacher.", "Ines left the choir in May.")
