@@ -17,8 +17,8 @@ Prints JSON lines. ``--set`` names the threads: topics (default, bench/eval/topi
 (bench/eval/topics2.json: one memory a day, same-domain pairs, one person in two threads, sparse
 threads) or topics3 (bench/eval/topics3.json: session 23's threads, more of the same hard kinds and a
 word, 'deposit', in three threads) or topics4 (bench/eval/topics4.json: session 24's threads, written
-before reading the clustering code; words in two threads: 'tank', 'bridge', 'court'), each with its own split (``<set>_split.json``); several sets
-run on one stack.
+before reading the clustering code; words in two threads: 'tank', 'bridge', 'court'), each with its
+own split (``<set>_split.json``); several sets run on one stack.
 
     python -m bench.topic_eval [--half dev|test|both] [--set topics|topics2|topics3|topics4 ...] [--clusters]
 """
