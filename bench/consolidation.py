@@ -309,6 +309,11 @@ def main() -> None:
         help="time the nightly run without C1's split of groups the runs kept apart and its rule of a "
         "key mostly the group's own too",
     )
+    parser.add_argument(
+        "--stray-before-after",
+        action="store_true",
+        help="time the nightly run without C1's stray rule too (TopicWeights.stray 0), beside it",
+    )
     args = parser.parse_args()
     embedder = create_embedder("onnx")
     if not args.skip_planted:
@@ -331,6 +336,9 @@ def main() -> None:
         if args.split_before_after:  # as in session 21: no split, any shared key makes a story
             unsplit = replace(TopicWeights(), split_modularity=0.0, specific_share=0.0)
             variants = {"no_split": ConsolidationSettings(topics=unsplit), **variants}
+        if args.stray_before_after:  # as before session 24: a topic's weakest member always stays
+            kept = ConsolidationSettings(topics=replace(TopicWeights(), stray=0.0))
+            variants = {"no_stray_rule": kept, **variants}
         scale(embedder, sizes, args.per_scope, variants)
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 SEED = 20261125
-TOPIC_SETS = ("topics", "topics2", "topics3")  # bench.topic_eval --set NAME
+TOPIC_SETS = ("topics", "topics2", "topics3", "topics4")  # bench.topic_eval --set NAME
 BELIEF_SETS = ("beliefs2", "beliefs3")  # bench.belief_eval --set NAME, besides beliefs.jsonl (argv[1])
 HERE = Path(__file__).resolve().parent
 
