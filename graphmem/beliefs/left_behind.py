@@ -153,10 +153,10 @@ def _from_phrases(verb: Any) -> Iterator[Any]:
 
 
 def _instead_of(doc: Any) -> Iterator[tuple[Any, Any]]:
-    """(verb, what it is done instead of) for "instead of", "rather than" or "in place of"
+    """(verb, what it is done instead of) for "instead of" or "in place of"
     ("Billing uses SQS now instead of RabbitMQ": uses, RabbitMQ)."""
     for token in doc:
-        if token.lower_ in {"of", "than"} and token.head.lower_ in {"instead", "rather", "place"}:
+        if token.lower_ == "of" and token.head.lower_ in {"instead", "place"}:
             verb = token.head
             while verb.pos_ not in {"VERB", "AUX"} and verb.head is not verb:
                 verb = verb.head
@@ -167,7 +167,7 @@ def _after_instead(doc: Any) -> Iterator[tuple[Any, list[Any]]]:
     """(verb, the words after it) for "instead of X" that the parser did not attach: the words of
     the noun phrase that follows, up to the first that cannot be part of it."""
     for token in doc[:-2]:
-        if token.lower_ in {"instead", "rather"} and doc[token.i + 1].lower_ in {"of", "than"}:
+        if token.lower_ == "instead" and doc[token.i + 1].lower_ == "of":
             words: list[Any] = []
             for t in doc[token.i + 2 :]:
                 if t.pos_ == "DET" and not words:
@@ -282,8 +282,8 @@ def leaves_its_value(old: Statement, new: Statement) -> bool:
     """Whether ``new`` says the value ``old`` states was left or has ended ("I live in Rotterdam" /
     "we left Rotterdam in May, we're in Utrecht now"): a name of it left by whom ``old`` is about,
     or ended of itself. ``old`` must state a current fact of one sentence."""
-    if not old.atomic or sentence_count(old.body) > 1:
-        return False
+    if not old.atomic or old.ordered_pair or sentence_count(old.body) > 1:
+        return False  # a preference of one thing over another is read as such ("tea rather than coffee")
     whole = read_clause(old.body, old.speaker)
     if not whole.statement or whole.hedged or whole.past_only:
         return False

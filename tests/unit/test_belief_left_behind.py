@@ -93,3 +93,10 @@ def test_a_quote_of_someone_else_leaves_the_writers_value_alone() -> None:
 def test_leaving_the_work_a_title_names_replaces_the_title() -> None:
     assert conflict("Ines is a primary-school teacher.", "Ines left teaching and now works in insurance.")
     assert not conflict("Ines is a primary-school teacher.", "Ines left the choir in May.")
+
+
+def test_a_preference_of_one_over_another_is_not_leaving_it() -> None:
+    # "rather than" compares; the stored preference says the same
+    assert not conflict(
+        "Zainab prefers trains to planes.", "Given a choice, Zainab takes the train rather than a plane."
+    )
