@@ -15,6 +15,7 @@ real update).
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,6 +38,17 @@ from graphmem.beliefs.restore import parse_doc, with_diary_subject
 from graphmem.beliefs.statements import Statement
 from graphmem.embedding.base import Embedder
 
+# A change without a name replaces the stored statement of its subject it is most like, when that
+# one is at least this alike both as a sentence and as a relation (names masked: facts about one
+# person are alike through the name alone) ...
+CLOSEST_CHANGE_COSINE = 0.5
+# ... and this much more alike than the next.
+CLOSEST_CHANGE_MARGIN = 0.1
+# "now" after a span says how long, not that something changed ("been playing it for a month now")
+_SPAN_NOW = re.compile(
+    r"\bfor (?:a|an|one|two|three|some|\w+) (?:\w+ )?(?:days?|weeks?|months?|years?|while) now\b"
+)
+_SAYS_NOW = ("these days", "anymore", "any more", "no longer", "nowadays")
 # The masked relations of the new statement and the replaced one are at least this alike ...
 MIN_RELATION_COSINE = 0.5
 # ... and this much more alike than the next stored statement's.
@@ -120,6 +132,18 @@ def _announces(clause: Clause, statement: Statement) -> bool:
     return clause.change and (root is None or root.tag_ != "VBG")
 
 
+def _says_it_changed(clause: Clause, statement: Statement) -> bool:
+    """Whether a plain clause says that something changed (``_announces``): not with a "now" that
+    ends a span ("been playing it for a month now"), not of what has "always" held ("I've always
+    liked turtles since I was a boy"), not of a thing only pointed back at."""
+    if clause.hedged or clause.past_only or clause.additive or clause.negated or clause.points_back:
+        return False
+    lower = statement.body.lower()
+    if "always" in lower.split() or _SPAN_NOW.search(lower) is not None:
+        return False
+    return _announces(clause, statement)
+
+
 def announces_named_change(statement: Statement) -> bool:
     """Whether ``statement`` is a named change: the only statements the relation test reads."""
     return _named_change(reported(statement)) is not None
@@ -154,6 +178,39 @@ class RelationJudge:
                 while len(self._vectors) > CACHE_SIZE:
                     self._vectors.popitem(last=False)
         return np.stack([known[m] for m in masked])
+
+    def closest_change(self, new: Statement, candidates: Sequence[tuple[Candidate, float]]) -> str | None:
+        """The id of the stored statement a change said in one sentence replaces when it names no
+        value ("Vera orders her steak well done these days", "Moved to day shifts"): the one of the
+        same subject it is clearly most like, as a sentence and as a relation (``candidates`` are
+        (statement, cosine to ``new``)), else None. A plan, a past, an addition or a denial
+        replaces nothing here, nor is an act told replaced."""
+        new = reported(new)
+        clause = _single(new)
+        if clause is None or not _says_it_changed(clause, new):
+            return None
+        writer = (new.speaker or "user").lower()
+        eligible: list[tuple[Candidate, float]] = []
+        for candidate, cosine in candidates:
+            if new.speaker and candidate.statement.speaker and new.speaker != candidate.statement.speaker:
+                continue
+            old = _single(candidate.statement)
+            if old is None or old.hedged or old.past_only or old.negated:
+                continue
+            if (old.event or old.change) and not _states_where_it_stands(old, candidate.statement):
+                continue
+            if one_thing(old.subject or writer, clause.subject or writer):
+                eligible.append((candidate, cosine))
+        if not eligible:
+            return None
+        relations = self._relations([new.body, *(c.statement.body for c, _ in eligible)])
+        scores = np.minimum(relations[1:] @ relations[0], np.asarray([cosine for _, cosine in eligible]))
+        order = np.argsort(-scores, kind="stable")
+        best = float(scores[order[0]])
+        second = float(scores[order[1]]) if len(order) > 1 else 0.0
+        if best >= CLOSEST_CHANGE_COSINE and best - second >= CLOSEST_CHANGE_MARGIN:
+            return eligible[int(order[0])][0].id
+        return None
 
     def replaced(self, new: Statement, candidates: Sequence[Candidate]) -> str | None:
         """The id of the candidate ``new`` replaces, or None (a quote is read as its speaker's)."""

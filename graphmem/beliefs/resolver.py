@@ -84,7 +84,8 @@ class BeliefChecker:
 
     def offline(self, new: Statement, occurred_at: datetime, neighbours: Sequence[Neighbour]) -> BeliefPlan:
         """The deterministic plan: 'update' for each neighbour the judge finds in conflict; when
-        none, the one whose relation a named change replaces (beliefs/relation.py)."""
+        none, the one whose relation a named change replaces, or else the one a change without a
+        name is clearly most like (beliefs/relation.py)."""
         actions = []
         for n in neighbours:
             if n.cosine < self._settings.fallback_min_cosine:
@@ -93,10 +94,17 @@ class BeliefChecker:
             if verdict.conflict:
                 actions.append(BeliefAction(memory_id=n.id, action="update", reason=verdict.reason))
         if not actions and self._relations is not None:
-            earlier = [Candidate(n.id, n.statement) for n in neighbours if n.occurred_at <= occurred_at]
-            replaced = self._relations.replaced(new, earlier)
+            earlier = [
+                (Candidate(n.id, n.statement), n.cosine) for n in neighbours if n.occurred_at <= occurred_at
+            ]
+            replaced = self._relations.replaced(new, [c for c, _ in earlier])
+            reason = "the same relation with a new name"
+            if replaced is None:
+                replaced, reason = (
+                    self._relations.closest_change(new, earlier),
+                    "a change of what it is most like",
+                )
             if replaced is not None:
-                reason = "the same relation with a new name"
                 actions.append(BeliefAction(memory_id=replaced, action="update", reason=reason))
         return BeliefPlan(actions=actions, insert_new=True)
 

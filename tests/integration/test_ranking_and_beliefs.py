@@ -300,3 +300,33 @@ def test_a_club_joined_is_not_replaced_by_the_next_thing_started(memory: Memory,
         "User started volunteering at the Oxfam shop on Saturdays.", scope=scope, occurred_at=_day(1)
     )
     assert memory.get(club.id).status == "active"
+
+
+def test_a_change_without_a_name_replaces_the_fact_it_is_clearly_most_like(
+    memory: Memory, scope: str
+) -> None:
+    """ "Works days now" names no value, yet among Wen's facts one is clearly the one it changes;
+    her other facts, an act she told, and a span that ends in "now" stay as they were."""
+    texts = [
+        "Wen works night shifts at the bakery.",
+        "Wen lives in Leeds.",
+        "Wen has a sister called Mei.",
+        "Wen ran a 10k in March.",
+    ]
+    kept = [memory.remember(t, scope=scope, occurred_at=_day(i)).memory for i, t in enumerate(texts)]
+    memory.remember("Wen has been learning the violin for a year now.", scope=scope, occurred_at=_day(5))
+    assert [memory.get(m.id).status for m in kept] == ["active"] * 4
+    memory.remember("Wen switched to day shifts at the bakery.", scope=scope, occurred_at=_day(6))
+    assert [memory.get(m.id).status for m in kept] == ["superseded", "active", "active", "active"]
+
+
+def test_a_long_message_that_leaves_the_stored_value_replaces_it(memory: Memory, scope: str) -> None:
+    """The value left is named in a chatty message of several clauses; a relative's city stays."""
+    home = memory.remember("I live in Lyon, near the Croix-Rousse.", scope=scope, occurred_at=_day(0)).memory
+    sister = memory.remember("My sister lives in Lyon too.", scope=scope, occurred_at=_day(1)).memory
+    memory.remember(
+        "ok so big news, I finally left Lyon in August and the flat in Annecy is tiny, but the lake!",
+        scope=scope,
+        occurred_at=_day(2),
+    )
+    assert (memory.get(home.id).status, memory.get(sister.id).status) == ("superseded", "active")
