@@ -1,4 +1,4 @@
-"""The embedders, on the real all-MiniLM-L6-v2 int8 ONNX model (it loads in well under a second)."""
+"""The embedders, on the real all-MiniLM-L6-v2 int8 ONNX model (it loads in a few seconds)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from graphmem.embedding import (
     create_embedder,
     l2_normalize,
 )
+from graphmem.embedding.onnx_fusion import fused_model
 from graphmem.errors import EmbeddingError, InvalidInputError
 
 BERLIN = "I moved to Berlin last year"
@@ -158,6 +159,24 @@ def test_factory_builds_the_named_embedder_without_loading_it() -> None:
 def test_single_thread_session_gives_the_same_vectors(onnx: OnnxMiniLMEmbedder) -> None:
     single = create_embedder("onnx", threads=1)
     np.testing.assert_allclose(single.embed([BERLIN, CAT]), onnx.embed([BERLIN, CAT]), atol=1e-5)
+
+
+def test_fused_graph_gives_the_vectors_of_the_plain_one(onnx: OnnxMiniLMEmbedder) -> None:
+    # Memories already in users' graphs were embedded by the plain graph: a query embedded by the
+    # fused one must land on the same vectors, in a padded batch as for a single short query.
+    plain = OnnxMiniLMEmbedder(fuse=False)
+    texts = [BERLIN, CAT, "x", "", "word " * 300, "Where did Caroline go last weekend with her kids?"]
+    assert onnx.fused and not plain.fused
+    cosines = np.sum(onnx.embed(texts) * plain.embed(texts), axis=1)
+    assert cosines.min() >= 0.9999
+    assert np.sum(onnx.embed_one(CAT) * plain.embed_one(CAT)) >= 0.9999
+    assert not plain.fused  # asked not to fuse, it runs the file as it is
+
+
+def test_a_file_the_rewrite_does_not_recognise_is_left_alone(tmp_path: Path) -> None:
+    fake = tmp_path / "model.onnx"
+    fake.write_bytes(b"not a model")
+    assert fused_model(fake) is None
 
 
 def test_l2_normalize_leaves_zero_rows_at_zero() -> None:
