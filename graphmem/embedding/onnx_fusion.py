@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ import numpy as np
 log = logging.getLogger(__name__)
 
 HEADS = 12  # all-MiniLM-L6-v2: 384 wide, 12 heads of 32
+REWRITE = 1  # version of the rewrite below: a kept fused graph of another version is not read
 _LAYER_BIAS = "inner.encoder.layer.{layer}.attention.self.{part}.bias"
 _OUTPUT_NORM = "inner.encoder.layer.{layer}.attention.output.LayerNorm.weight"
 _MASK = "graphmem_attention_mask"
@@ -258,3 +260,55 @@ def _prune_and_sort(model: Any) -> None:
         copy.CopyFrom(tensor)
     del graph.initializer[:]
     graph.initializer.extend(inits)
+
+
+class FusedStore:
+    """The fused graph of one model file kept in ``directory`` (``GRAPHMEM_HOME/models``), so
+    that later loads skip the rewrite and its memory (about 100 MB more resident in a process
+    that rewrote the graph than in one that read it). Beside it, the vectors the plain graph gave
+    the probe texts: a file that no longer gives them is rebuilt. Keyed by the model file's
+    sha256, onnxruntime's version and :data:`REWRITE`; nothing here raises for a directory that
+    cannot be written (the rewrite then happens at every load)."""
+
+    def __init__(self, directory: Path, model_sha256: str) -> None:
+        self._directory = directory
+        self._sha256 = model_sha256
+
+    def _file(self, suffix: str) -> Path:
+        import onnxruntime as ort
+
+        name = f"minilm-fused-{self._sha256[:16]}-ort{ort.__version__}-r{REWRITE}{suffix}"
+        return self._directory / name
+
+    def read(self) -> tuple[Path, np.ndarray] | None:
+        """The kept graph's path and the probe vectors stored with it; None when absent."""
+        model, probes = self._file(".onnx"), self._file(".npy")
+        if not (model.is_file() and probes.is_file()):
+            return None
+        try:
+            vectors: np.ndarray = np.load(probes, allow_pickle=False)
+        except (OSError, ValueError) as e:
+            log.warning("ignoring the unreadable %s: %s", probes, e)
+            return None
+        return model, vectors
+
+    def save(self, model: bytes, probe_vectors: np.ndarray) -> None:
+        """Keep ``model`` and the plain graph's ``probe_vectors``; logs what cannot be written."""
+        try:
+            self._directory.mkdir(parents=True, exist_ok=True)
+            for suffix, write in (
+                (".npy", lambda f: np.save(f, probe_vectors, allow_pickle=False)),
+                (".onnx", lambda f: f.write(model)),
+            ):
+                with tempfile.NamedTemporaryFile(dir=self._directory, suffix=".tmp", delete=False) as f:
+                    write(f)
+                os.replace(f.name, self._file(suffix))  # whole or absent, never half written
+        except OSError as e:
+            log.warning(
+                "the fused MiniLM graph is not kept in %s (rewritten at every load): %s", self._directory, e
+            )
+
+    def discard(self) -> None:
+        """Remove the kept graph (it gave other vectors than the plain one)."""
+        for suffix in (".onnx", ".npy"):
+            self._file(suffix).unlink(missing_ok=True)

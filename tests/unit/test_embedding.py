@@ -179,6 +179,39 @@ def test_a_file_the_rewrite_does_not_recognise_is_left_alone(tmp_path: Path) -> 
     assert fused_model(fake) is None
 
 
+def test_fused_graph_is_kept_for_the_next_load_and_rebuilt_when_damaged(
+    tmp_path: Path, onnx: OnnxMiniLMEmbedder
+) -> None:
+    first = OnnxMiniLMEmbedder(fused_dir=tmp_path)
+    first.load()
+    kept = sorted(p.suffix for p in tmp_path.iterdir())
+    assert first.fused and kept == [".npy", ".onnx"]
+    again = OnnxMiniLMEmbedder(fused_dir=tmp_path)
+    assert again.fused is False  # not loaded yet
+    np.testing.assert_allclose(again.embed([BERLIN, CAT]), onnx.embed([BERLIN, CAT]), atol=1e-5)
+    assert again.fused
+    # A damaged file (a crash, a full disk) is not trusted: the graph is rewritten and kept again.
+    model = next(p for p in tmp_path.iterdir() if p.suffix == ".onnx")
+    model.write_bytes(model.read_bytes()[:1000])
+    damaged = OnnxMiniLMEmbedder(fused_dir=tmp_path)
+    np.testing.assert_allclose(damaged.embed([BERLIN]), onnx.embed([BERLIN]), atol=1e-5)
+    assert damaged.fused and model.stat().st_size > 1_000_000
+    # Probe vectors that the kept graph does not give (another model file): rewritten too.
+    probes = next(p for p in tmp_path.iterdir() if p.suffix == ".npy")
+    np.save(probes, -np.load(probes))
+    other = OnnxMiniLMEmbedder(fused_dir=tmp_path)
+    np.testing.assert_allclose(other.embed([CAT]), onnx.embed([CAT]), atol=1e-5)
+    assert other.fused and np.load(probes)[0] @ onnx.embed(["Where did Caroline go last weekend?"])[0] > 0.999
+
+
+def test_a_directory_that_cannot_be_written_still_gives_a_fused_graph(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    embedder = OnnxMiniLMEmbedder(fused_dir=blocker / "models")
+    embedder.load()
+    assert embedder.fused
+
+
 def test_l2_normalize_leaves_zero_rows_at_zero() -> None:
     out = l2_normalize(np.array([[3.0, 4.0], [0.0, 0.0]]))
     np.testing.assert_allclose(out, [[0.6, 0.8], [0.0, 0.0]])
