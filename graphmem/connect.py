@@ -106,7 +106,7 @@ def open_memory(
         notifications_min_severity="OFF",
     )
     executor = QueryExecutor(driver, default_catalog(), target.database)
-    chosen = embedder or create_embedder(settings.embedder)
+    chosen = embedder or create_embedder(settings.embedder, fused_dir=settings.home / "models")
     beliefs = BeliefSettings(
         llm_min_cosine=settings.belief_llm_min_cosine, fallback_min_cosine=settings.belief_fallback_min_cosine
     )

@@ -1,4 +1,4 @@
-"""The embedders, on the real all-MiniLM-L6-v2 int8 ONNX model (it loads in well under a second)."""
+"""The embedders, on the real all-MiniLM-L6-v2 int8 ONNX model (it loads in a few seconds)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from graphmem.embedding import (
     create_embedder,
     l2_normalize,
 )
+from graphmem.embedding.onnx_fusion import fused_model
 from graphmem.errors import EmbeddingError, InvalidInputError
 
 BERLIN = "I moved to Berlin last year"
@@ -158,6 +159,57 @@ def test_factory_builds_the_named_embedder_without_loading_it() -> None:
 def test_single_thread_session_gives_the_same_vectors(onnx: OnnxMiniLMEmbedder) -> None:
     single = create_embedder("onnx", threads=1)
     np.testing.assert_allclose(single.embed([BERLIN, CAT]), onnx.embed([BERLIN, CAT]), atol=1e-5)
+
+
+def test_fused_graph_gives_the_vectors_of_the_plain_one(onnx: OnnxMiniLMEmbedder) -> None:
+    # Memories already in users' graphs were embedded by the plain graph: a query embedded by the
+    # fused one must land on the same vectors, in a padded batch as for a single short query.
+    plain = OnnxMiniLMEmbedder(fuse=False)
+    texts = [BERLIN, CAT, "x", "", "word " * 300, "Where did Caroline go last weekend with her kids?"]
+    assert onnx.fused and not plain.fused
+    cosines = np.sum(onnx.embed(texts) * plain.embed(texts), axis=1)
+    assert cosines.min() >= 0.9999
+    assert np.sum(onnx.embed_one(CAT) * plain.embed_one(CAT)) >= 0.9999
+    assert not plain.fused  # asked not to fuse, it runs the file as it is
+
+
+def test_a_file_the_rewrite_does_not_recognise_is_left_alone(tmp_path: Path) -> None:
+    fake = tmp_path / "model.onnx"
+    fake.write_bytes(b"not a model")
+    assert fused_model(fake) is None
+
+
+def test_fused_graph_is_kept_for_the_next_load_and_rebuilt_when_damaged(
+    tmp_path: Path, onnx: OnnxMiniLMEmbedder
+) -> None:
+    first = OnnxMiniLMEmbedder(fused_dir=tmp_path)
+    first.load()
+    kept = sorted(p.suffix for p in tmp_path.iterdir())
+    assert first.fused and kept == [".npy", ".onnx"]
+    again = OnnxMiniLMEmbedder(fused_dir=tmp_path)
+    assert again.fused is False  # not loaded yet
+    np.testing.assert_allclose(again.embed([BERLIN, CAT]), onnx.embed([BERLIN, CAT]), atol=1e-5)
+    assert again.fused
+    # A damaged file (a crash, a full disk) is not trusted: the graph is rewritten and kept again.
+    model = next(p for p in tmp_path.iterdir() if p.suffix == ".onnx")
+    model.write_bytes(model.read_bytes()[:1000])
+    damaged = OnnxMiniLMEmbedder(fused_dir=tmp_path)
+    np.testing.assert_allclose(damaged.embed([BERLIN]), onnx.embed([BERLIN]), atol=1e-5)
+    assert damaged.fused and model.stat().st_size > 1_000_000
+    # Probe vectors that the kept graph does not give (another model file): rewritten too.
+    probes = next(p for p in tmp_path.iterdir() if p.suffix == ".npy")
+    np.save(probes, -np.load(probes))
+    other = OnnxMiniLMEmbedder(fused_dir=tmp_path)
+    np.testing.assert_allclose(other.embed([CAT]), onnx.embed([CAT]), atol=1e-5)
+    assert other.fused and np.load(probes)[0] @ onnx.embed(["Where did Caroline go last weekend?"])[0] > 0.999
+
+
+def test_a_directory_that_cannot_be_written_still_gives_a_fused_graph(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    embedder = OnnxMiniLMEmbedder(fused_dir=blocker / "models")
+    embedder.load()
+    assert embedder.fused
 
 
 def test_l2_normalize_leaves_zero_rows_at_zero() -> None:
