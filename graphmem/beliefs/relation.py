@@ -132,6 +132,19 @@ def _announces(clause: Clause, statement: Statement) -> bool:
     return clause.change and (root is None or root.tag_ != "VBG")
 
 
+def _held_by_the_same(new: Statement, clause: Clause, stored: Statement) -> Clause | None:
+    """The clause of ``stored`` when it is one sentence of the same speaker and subject as ``new``
+    that states where things stand: a state, or a change that moved to a name ("Moved to EY"), not
+    an act told ("joined a book club"). A diary note with no subject is the writer's, as an "I" is."""
+    if new.speaker and stored.speaker and new.speaker != stored.speaker:
+        return None
+    old = _single(stored)
+    if old is None or ((old.event or old.change) and not _states_where_it_stands(old, stored)):
+        return None
+    writer = (new.speaker or "user").lower()
+    return old if one_thing(old.subject or writer, clause.subject or writer) else None
+
+
 def _says_it_changed(clause: Clause, statement: Statement) -> bool:
     """Whether a plain clause says that something changed (``_announces``): not with a "now" that
     ends a span ("been playing it for a month now"), not of what has "always" held ("I've always
@@ -189,17 +202,10 @@ class RelationJudge:
         clause = _single(new)
         if clause is None or not _says_it_changed(clause, new):
             return None
-        writer = (new.speaker or "user").lower()
         eligible: list[tuple[Candidate, float]] = []
         for candidate, cosine in candidates:
-            if new.speaker and candidate.statement.speaker and new.speaker != candidate.statement.speaker:
-                continue
-            old = _single(candidate.statement)
-            if old is None or old.hedged or old.past_only or old.negated:
-                continue
-            if (old.event or old.change) and not _states_where_it_stands(old, candidate.statement):
-                continue
-            if one_thing(old.subject or writer, clause.subject or writer):
+            old = _held_by_the_same(new, clause, candidate.statement)
+            if old is not None and not (old.hedged or old.past_only or old.negated):
                 eligible.append((candidate, cosine))
         if not eligible:
             return None
@@ -218,18 +224,11 @@ class RelationJudge:
         clause = _named_change(new)
         if clause is None:
             return None
-        writer = (new.speaker or "user").lower()
         eligible: list[Candidate] = []
         for c in candidates:
-            if new.speaker and c.statement.speaker and new.speaker != c.statement.speaker:
-                continue
-            old = _single(c.statement)
+            old = _held_by_the_same(new, clause, c.statement)
             if old is None or not _plain(old) or clause.names <= old.names:
                 continue
-            if (old.event or old.change) and not _states_where_it_stands(old, c.statement):
-                continue  # a state it replaces, not an act told ("joined a book club")
-            if not one_thing(old.subject or writer, clause.subject or writer):
-                continue  # a diary note with no subject is the writer's, as an "I" is
             if clause.slot_nouns and not _speaks_of(old, clause.slot_nouns) and (old.event or old.change):
                 continue  # "Dmitri's team lead is now Marta Novak" replaces no move ("moved to Amsterdam")
             eligible.append(c)
