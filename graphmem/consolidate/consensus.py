@@ -62,10 +62,15 @@ def votes(
 
 
 def shared_ties(
-    n: int, pairs: NDArray[np.int64], sim: NDArray[np.float64], strong: float
+    n: int,
+    pairs: NDArray[np.int64],
+    sim: NDArray[np.float64],
+    strong: float,
+    edges: list[list[int]] | None = None,
 ) -> NDArray[np.float64]:
     """For each pair, the Jaccard overlap of the two memories' strong ties (pairs above ``strong``),
-    each memory counted among its own: 1 for two memories tied to exactly the same others.
+    each memory counted among its own: 1 for two memories tied to exactly the same others
+    (``edges``: ``pairs`` as a list, when the caller has it already).
 
     Within a topic most memories are tied to the same few others, while a tie across topics
     (a shared generic word, two memories phrased alike) seldom brings their other ties along: on
@@ -75,7 +80,8 @@ def shared_ties(
     if not len(pairs):
         return np.zeros(0)
     graph = ig.Graph(n=n, edges=pairs[sim > strong].tolist())
-    out: NDArray[np.float64] = np.asarray(graph.similarity_jaccard(pairs=pairs.tolist(), loops=True))
+    listed = pairs.tolist() if edges is None else edges
+    out: NDArray[np.float64] = np.asarray(graph.similarity_jaccard(pairs=listed, loops=True))
     return out
 
 

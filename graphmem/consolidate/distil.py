@@ -66,11 +66,12 @@ class Member:
 
 @dataclass(frozen=True)
 class Distillation:
-    """The statement and what it cost."""
+    """The statement, what it cost, and (extractive) the members it quotes, most central first."""
 
     text: str
     usage: Usage
     extractive: bool
+    quoted: tuple[str, ...] = ()  # ids; empty for a model's statement
 
 
 def shared_entities(members: Sequence[Member], share: float = 0.5) -> list[str]:
@@ -97,6 +98,11 @@ def extractive(kind: Kind, members: Sequence[Member]) -> str:
     Two central statements (three for a cluster of six or more) rather than one copied episode:
     episodes of one topic each add something new.
     """
+    return quoting(kind, members)[0]
+
+
+def quoting(kind: Kind, members: Sequence[Member]) -> tuple[str, list[Member]]:
+    """The extractive summary (see :func:`extractive`) and the members it quotes, most central first."""
     about = shared_entities(members, share=0.0)[:EXTRACTIVE_ENTITIES]
     head = f"{', '.join(about)} ({len(members)} memories)" if about else f"{len(members)} memories"
     if kind == "schema":
@@ -104,14 +110,16 @@ def extractive(kind: Kind, members: Sequence[Member]) -> str:
     elif kind == "insight":
         head = f"Kept from {len(members)} archived memories" + (f" about {', '.join(about)}" if about else "")
     picked: list[str] = []
+    quoted: list[Member] = []
     used = len(head) + 2
     for member in central(members, EXTRACTIVE_STATEMENTS if len(members) < 6 else EXTRACTIVE_STATEMENTS + 1):
         piece = _sentence(member.text)
         if picked and used + len(piece) + 2 > SUMMARY_CHARS:
             break
         picked.append(piece[: SUMMARY_CHARS - used] if not picked else piece)
+        quoted.append(member)
         used += len(piece) + 2
-    return f"{head}: {'; '.join(picked)}."
+    return f"{head}: {'; '.join(picked)}.", quoted
 
 
 class Distiller:
@@ -144,7 +152,8 @@ class Distiller:
                 return Distillation(reply.value.text.strip(), reply.usage, extractive=False)
             except LLMError as e:
                 log.info("consolidation falls back to an extractive %s statement: %s", kind, e)
-        return Distillation(extractive(kind, members), Usage(), extractive=True)
+        text, quoted = quoting(kind, members)
+        return Distillation(text, Usage(), extractive=True, quoted=tuple(m.id for m in quoted))
 
 
 def category_summary(category: str, items: int, texts: Sequence[str]) -> str:

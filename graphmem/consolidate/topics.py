@@ -371,23 +371,27 @@ def topic_clusters(
     nodes, pair_signals = topic_similarities(neighbours, vectors, signals, w)
     n = len(nodes)
     pairs = pair_signals.pairs
+    edges = pairs.tolist()  # igraph takes Python lists: the pairs are converted once
     floors = spread(w.floor, w.floor_spread)
+    first_view = {
+        (near, floor): g
+        for near in spread(w.near, w.near_spread)
+        for floor, g in zip(
+            floors, graphs_above(n, pairs, pair_signals.similarity(near), floors), strict=True
+        )
+    }
     together = votes(
         pairs,
-        (
-            g
-            for near in spread(w.near, w.near_spread)
-            for g in graphs_above(n, pairs, pair_signals.similarity(near), floors)
-        ),
+        first_view.values(),
         spread(w.resolution, w.resolution_spread),
         w.ensemble_seeds,
         w.leiden_iterations,
     )
     agreed_mask = together >= w.agreement
-    voted = ig.Graph(n=n, edges=pairs.tolist(), edge_attrs={"vote": together.tolist()})
+    voted = ig.Graph(n=n, edges=edges, edge_attrs={"vote": together.tolist()})
     overlap = np.zeros(0)
     if w.shared_resolution or w.shared_peel:
-        overlap = shared_ties(n, pairs, pair_signals.similarity(w.near), w.floor + w.shared_ties)
+        overlap = shared_ties(n, pairs, pair_signals.similarity(w.near), w.floor + w.shared_ties, edges)
     if w.shared_resolution:
         shared_floors = spread(w.shared_floor, w.floor_spread)
         agreed_mask |= (
@@ -405,7 +409,7 @@ def topic_clusters(
     coreness = agreement.coreness()
     kept = [v for v in range(n) if coreness[v] >= w.core]
     groups = [[kept[v] for v in c] for c in agreement.induced_subgraph(kept).connected_components()]
-    graph = graphs_above(n, pairs, pair_signals.similarity(w.near), [w.floor])[0]
+    graph = first_view[(w.near, w.floor)]  # the chosen setting's graph, one of the runs'
     shared = graphs_above(n, pairs, overlap, [0.0])[0] if w.shared_peel else None
     rule = SplitRule(w.split_modularity, min_size, w.agreement, w.split_cosine, cosine_across(nodes, vectors))
     out: list[Cluster] = []

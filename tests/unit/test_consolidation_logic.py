@@ -10,10 +10,11 @@ import pytest
 
 from bench.planted_corpus import adjusted_rand_index
 from graphmem.consolidate.clustering import centroid, density_clusters, fade_factor
-from graphmem.consolidate.distil import Distiller, Member, extractive, shared_entities
+from graphmem.consolidate.distil import Distiller, Member, extractive, quoting, shared_entities
 from graphmem.consolidate.drift import classify
 from graphmem.consolidate.merge import choose
 from graphmem.consolidate.settings import ConsolidationSettings
+from graphmem.llm.none import NoLLM
 from graphmem.llm.scripted import ScriptedLLM
 from graphmem.store.consolidation import MemberRow
 
@@ -140,6 +141,17 @@ def test_an_extractive_summary_quotes_three_statements_from_six_members_within_i
     assert summary.startswith("Max (6 memories): Statement 0 ")
     assert "Statement 1 " in summary and "Statement 2 " in summary and "Statement 3" not in summary
     assert len(summary) <= 600
+
+
+def test_an_offline_summary_names_the_statements_it_quotes_for_its_vector() -> None:
+    members = [Member(str(i), f"Statement {i} " + "word " * 20, 1.0 - i / 10, ("Max",)) for i in range(6)]
+    text, quoted = quoting("semantic", members)
+    assert text == extractive("semantic", members)
+    assert [m.id for m in quoted] == ["0", "1", "2"]  # the three most central, as quoted
+    result = Distiller(NoLLM()).distil("semantic", members)
+    assert result.extractive and result.quoted == ("0", "1", "2")
+    model = ScriptedLLM({"consolidate_semantic": [{"text": "Max is a dog."}]})
+    assert Distiller(model).distil("semantic", members).quoted == ()  # a model's statement is embedded
 
 
 def test_a_summary_states_what_holds_now_before_what_a_later_statement_replaced() -> None:
