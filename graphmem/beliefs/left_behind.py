@@ -105,7 +105,7 @@ def _who(verb: Any, speaker: str) -> str | None:
         subject = next((c for c in node.children if c.dep_ in {"nsubj", "nsubjpass"}), None)
         if subject is not None:
             break
-        if node.dep_ in {"conj", "xcomp", "advcl"} and node.head is not node:
+        if node.dep_ in {"conj", "xcomp", "advcl"} and node.head.i != node.i:
             node = node.head
             continue
         return None
@@ -126,7 +126,7 @@ def _settled(verb: Any) -> bool:
             return False
         if node.lemma_.lower() in HEDGE_WORDS:
             return False
-        if node.head is node or node.dep_ not in {"xcomp", "ccomp", "conj", "advcl", "pcomp"}:
+        if node.head.i == node.i or node.dep_ not in {"xcomp", "ccomp", "conj", "advcl", "pcomp"}:
             return True
         node = node.head
 
@@ -147,7 +147,7 @@ def _from_phrases(verb: Any) -> Iterator[Any]:
         if child.lower_ in {"out", "away"}:
             preps = [c for c in child.children if c.dep_ == "prep"]
         for prep in preps:
-            out_of = prep.lower_ == "of" and (out or child is not prep)
+            out_of = prep.lower_ == "of" and (out or child.i != prep.i)
             if prep.dep_ == "prep" and (prep.lower_ in LEAVING_PREPOSITIONS or out_of):
                 yield from (g for g in prep.children if g.dep_ == "pobj")
 
@@ -158,7 +158,7 @@ def _instead_of(doc: Any) -> Iterator[tuple[Any, Any]]:
     for token in doc:
         if token.lower_ == "of" and token.head.lower_ in {"instead", "place"}:
             verb = token.head
-            while verb.pos_ not in {"VERB", "AUX"} and verb.head is not verb:
+            while verb.pos_ not in {"VERB", "AUX"} and verb.head.i != verb.i:
                 verb = verb.head
             yield from ((verb, g) for g in token.children if g.dep_ == "pobj")
 
@@ -176,7 +176,7 @@ def _after_instead(doc: Any) -> Iterator[tuple[Any, list[Any]]]:
                     break
                 words.append(t)
             verb = token.head
-            while verb.pos_ not in {"VERB", "AUX"} and verb.head is not verb:
+            while verb.pos_ not in {"VERB", "AUX"} and verb.head.i != verb.i:
                 verb = verb.head
             if words:
                 yield verb, words

@@ -101,7 +101,7 @@ def _names_its_target(text: str) -> bool:
         if not (is_name(token) or token.ent_type_ in NAME_LABELS) or token.dep_ == "ROOT":
             continue
         node = token
-        while node.dep_ in _TARGET_PATH and node.head is not node:
+        while node.dep_ in _TARGET_PATH and node.head.i != node.i:
             node = node.head
         if node.dep_ == "ROOT" and node is not token:
             return True

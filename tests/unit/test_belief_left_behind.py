@@ -3,6 +3,8 @@ it, however long the new statement runs; the same words about someone else, or a
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 
 from graphmem.beliefs.judge import judge
@@ -100,3 +102,17 @@ def test_a_preference_of_one_over_another_is_not_leaving_it() -> None:
     assert not conflict(
         "Zainab prefers trains to planes.", "Given a choice, Zainab takes the train rather than a plane."
     )
+
+
+@pytest.mark.parametrize(
+    "text", ["Instead of Stripe, Adyen.", "instead of", "Moved out of", "", 'Bob said, ""']
+)
+def test_fragments_without_a_verb_are_read_at_once(text: str) -> None:
+    # a fragment has no verb to hang "instead of" on: the reading stops at the sentence's root
+    # (it once walked up from the root for ever); the alarm fails the test instead of hanging it
+    signal.alarm(10)
+    try:
+        assert isinstance(left_behind(text), tuple)
+        assert judge(read_statement("We pay through Stripe."), read_statement(text), 0.5).reason
+    finally:
+        signal.alarm(0)
