@@ -25,32 +25,27 @@ from graphmem.beliefs.parse import (
     sentence_count,
 )
 from graphmem.beliefs.restore import parse_doc, with_diary_subject
-from graphmem.beliefs.statements import FIRST_PERSON, STOPWORDS, Statement
+from graphmem.beliefs.statements import FIRST_PERSON, STOPWORDS, Statement, lexicon
 from graphmem.beliefs.subjects import word_form
 from graphmem.stemming import stem
 
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
 # verbs whose object is what the subject leaves behind ("left Google", "ditched the Peloton")
-LEAVING_VERBS = _words(
+LEAVING_VERBS = lexicon(
     "leave quit drop ditch replace supersede sell swap abandon dump scrap decommission deprecate "
     "sunset retire"
 )
 # verbs that leave what their preposition names ("moved out of the Dundee flat", "switched from Jira")
-MOVING_VERBS = _words("move switch migrate transfer relocate change convert go")
+MOVING_VERBS = lexicon("move switch migrate transfer relocate change convert go")
 LEAVING_PREPOSITIONS = frozenset({"from", "off"})
 # verbs that say their subject ended ("Helga Brandt retired", "Colette passed away")
-ENDED_VERBS = _words("retire resign quit leave die sunset deprecate decommission discontinue")
+ENDED_VERBS = lexicon("retire resign quit leave die sunset deprecate decommission discontinue")
 ENDED_PHRASAL = frozenset({("pass", "away"), ("step", "down")})
 # what a thing is said to be when it has ended ("ABBA is retired", "the old codebase is dead")
-ENDED_STATES = _words(
+ENDED_STATES = lexicon(
     "retired gone dead over history deprecated discontinued defunct sunset scrapped cancelled canceled axed"
 )
 # a relationship that ended names the other person with "with" or "from" ("broke up with Jack")
-PARTING_VERBS = _words("split separate divorce")
+PARTING_VERBS = lexicon("split separate divorce")
 _WRITERS = frozenset({"user", "we", "us"})
 # "Owen and I split": the small model reads no subject into it
 _PARTED = re.compile(
@@ -59,11 +54,11 @@ _PARTED = re.compile(
 )
 # the first word of a diary note that leaves something ("Quit Ogilvy to start ..."), which the
 # small model reads as a name when no "I" precedes it
-_NOTE_VERBS = _words(
+_NOTE_VERBS = lexicon(
     "left quit dropped ditched sold replaced swapped abandoned dumped scrapped moved switched migrated "
     "retired broke split divorced"
 )
-_BECOMING = _words("be get become")
+_BECOMING = lexicon("be get become")
 _WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
 _VALUE_POS = frozenset({"PROPN", "NOUN", "NUM", "X", "ADJ"})
 
@@ -152,14 +147,19 @@ def _from_phrases(verb: Any) -> Iterator[Any]:
                 yield from (g for g in prep.children if g.dep_ == "pobj")
 
 
+def _verb_of(token: Any) -> Any:
+    """The verb ``token`` hangs on, walking up the parse (the root when no verb is above it)."""
+    while token.pos_ not in {"VERB", "AUX"} and token.head.i != token.i:
+        token = token.head
+    return token
+
+
 def _instead_of(doc: Any) -> Iterator[tuple[Any, Any]]:
     """(verb, what it is done instead of) for "instead of" or "in place of"
     ("Billing uses SQS now instead of RabbitMQ": uses, RabbitMQ)."""
     for token in doc:
         if token.lower_ == "of" and token.head.lower_ in {"instead", "place"}:
-            verb = token.head
-            while verb.pos_ not in {"VERB", "AUX"} and verb.head.i != verb.i:
-                verb = verb.head
+            verb = _verb_of(token.head)
             yield from ((verb, g) for g in token.children if g.dep_ == "pobj")
 
 
@@ -175,11 +175,8 @@ def _after_instead(doc: Any) -> Iterator[tuple[Any, list[Any]]]:
                 if t.pos_ not in _VALUE_POS:
                     break
                 words.append(t)
-            verb = token.head
-            while verb.pos_ not in {"VERB", "AUX"} and verb.head.i != verb.i:
-                verb = verb.head
             if words:
-                yield verb, words
+                yield _verb_of(token.head), words
 
 
 def _words_left(tokens: list[Any], by: str | None) -> LeftBehind | None:

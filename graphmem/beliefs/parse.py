@@ -19,6 +19,7 @@ from typing import Any
 from text_to_num import alpha2digit, text2num
 
 from graphmem.beliefs.restore import named_subject, parse_doc, with_diary_subject
+from graphmem.beliefs.statements import lexicon
 from graphmem.beliefs.subjects import (
     FIRST_PERSON,
     inverted_copula,
@@ -31,26 +32,21 @@ from graphmem.beliefs.subjects import (
 )
 from graphmem.stemming import stem
 
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-HEDGE_MODALS = _words("might may could would should")
-HEDGE_WORDS = _words(
+HEDGE_MODALS = lexicon("might may could would should")
+HEDGE_WORDS = lexicon(
     "maybe perhaps possibly probably consider considering thinking plan planning hope hoping want "
     "wants intend eventually someday if float floated propose proposed suggest suggested discuss "
     "discussing debate debating undecided tentatively"
 )
-PAST_WORDS = _words("previously formerly originally")
+PAST_WORDS = lexicon("previously formerly originally")
 # ("back" only as "back in 2019": _back_then; "moved back in with his parents" is a move)
-PAST_ANCHORS = _words("ago until before when once till")
+PAST_ANCHORS = lexicon("ago until before when once till")
 # A date anchors a past-tense statement in the past only when it says so ("in 2019", "two years
 # ago", "last spring"); "this year" or "today" anchor it in the present.
-PAST_DATE_WORDS = _words("ago last previous yesterday earlier")
+PAST_DATE_WORDS = lexicon("ago last previous yesterday earlier")
 _YEAR = re.compile(r"^(1[89]|20)\d\d$")
-ADDITIVE_WORDS = _words("also too either additionally another besides both second")
-CHANGE_LEMMAS = _words(
+ADDITIVE_WORDS = lexicon("also too either additionally another besides both second")
+CHANGE_LEMMAS = lexicon(
     "now move relocate switch change replace migrate join leave become start promote transfer "
     "anymore longer new since reassign upgrade downgrade quit stop adopt sell drop hire appoint "
     "reschedule postpone push delay raise cut lower increase reduce update rename convert currently "
@@ -59,31 +55,31 @@ CHANGE_LEMMAS = _words(
 )
 # A light verb with a particle that says someone or something took another's place ("Ncube took
 # over as the lab's PI", "Dana stepped in as interim lead"): a change verb of its own.
-PHRASAL_CHANGES = _words(
+PHRASAL_CHANGES = lexicon(
     "take_over step_in step_down step_up hand_over switch_over move_in move_out give_up "
     "put_up bump_up call_off break_up split_up come_off lay_off pass_away step_back"
 )
 CHANGE_LEMMAS = CHANGE_LEMMAS | PHRASAL_CHANGES
 # Words the small model tags as adverbs where they are a verb's particle ("stepped down as lead").
-PARTICLES = _words("over down in up out off")
+PARTICLES = lexicon("over down in up out off")
 # Of the change lemmas, these say it whatever their part of speech; the rest only as verbs
 # ("rose to 50" announces a change, "the climbing gym" does not).
-CHANGE_MARKERS = _words("now anymore longer new since currently instead nowadays")
+CHANGE_MARKERS = lexicon("now anymore longer new since currently instead nowadays")
 # A verb that heads a clause or a verb phrase (not "climbing" in "the climbing gym").
-VERB_DEPS = _words("ROOT conj xcomp ccomp advcl parataxis relcl")
-REPLACING_LEMMAS = _words("leave replace switch migrate sell quit drop swap trade ditch give_up hand_over")
-PRESENT_MARKERS = _words("now currently anymore longer today nowadays")
-TEMPORAL_ADJUNCT_WORDS = _words(
+VERB_DEPS = lexicon("ROOT conj xcomp ccomp advcl parataxis relcl")
+REPLACING_LEMMAS = lexicon("leave replace switch migrate sell quit drop swap trade ditch give_up hand_over")
+PRESENT_MARKERS = lexicon("now currently anymore longer today nowadays")
+TEMPORAL_ADJUNCT_WORDS = lexicon(
     "since ago last this today yesterday tonight recently year years week weeks month months quarter "
     "summer winter spring autumn fall weekend now next past earlier later"
 )
-CONTENT_POS = _words("NOUN PROPN ADJ NUM VERB")
-FRAMING_VERBS = _words("decide agree choose opt vote resolve")
-LIGHT_VERBS = _words("be have do get go make take use")
-VALUE_DEPS = _words("attr acomp dobj pobj oprd compound amod nummod npadvmod appos conj")
+CONTENT_POS = lexicon("NOUN PROPN ADJ NUM VERB")
+FRAMING_VERBS = lexicon("decide agree choose opt vote resolve")
+LIGHT_VERBS = lexicon("be have do get go make take use")
+VALUE_DEPS = lexicon("attr acomp dobj pobj oprd compound amod nummod npadvmod appos conj")
 # A note written as "key: value" ("Marco's diet: vegetarian", "Tara — medication: losartan").
 _KEY_VALUE = re.compile(r"^\s*([^:]{1,60}?)\s*:\s*(\S.*?)\s*[.!]?\s*$")
-ENDING_LEMMAS = _words(
+ENDING_LEMMAS = lexicon(
     "stop quit cancel end abandon drop scrap ditch resign step_down give_up finish call_off "
     "break_up split_up come_off lay_off pass_away step_back"
 )
@@ -91,10 +87,10 @@ ENDING_LEMMAS = _words(
 # unit written onto it is not one ("20mg" is 20, not 20 million and a "g")
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:[:.]\d+)?(?:\s*(?:am|pm|[km]|st|nd|rd|th)\b)?", re.IGNORECASE)
 # Dependencies of a verb that heads a clause of its own beside the main one ("Nate left, so ...").
-CLAUSE_DEPS = _words("ROOT conj ccomp parataxis")
+CLAUSE_DEPS = lexicon("ROOT conj ccomp parataxis")
 # Negation words that deny a whole clause wherever they stand ("no pets", "never again"); "not" and
 # "n't" deny only the verb they attach to ("not looking back" says nothing of "switched").
-CLAUSE_NEGATIONS = _words("no never nobody nothing neither nor anymore")
+CLAUSE_NEGATIONS = lexicon("no never nobody nothing neither nor anymore")
 
 
 @dataclass(frozen=True)
@@ -222,7 +218,7 @@ def _moved_to(participle: Any, aux: Any) -> bool:
     return past and to and participle.lemma_.lower() in CHANGE_LEMMAS
 
 
-HOW_IT_WENT = _words("well badly ok okay fine smoothly wrong great awry")
+HOW_IT_WENT = lexicon("well badly ok okay fine smoothly wrong great awry")
 
 
 def _becomes(root: Any) -> bool:
@@ -255,7 +251,7 @@ def _past_only(doc: Any, root: Any, lower: str, words: set[str]) -> bool:
     return bool(words & PAST_ANCHORS) or any(_past_date(e) for e in doc.ents)
 
 
-FORMER_WORDS = _words("first former previous old ex")
+FORMER_WORDS = lexicon("first former previous old ex")
 
 
 def _formerly_held(doc: Any, root: Any) -> bool:
@@ -369,7 +365,7 @@ def _announces_change(doc: Any) -> bool:
     )
 
 
-START_OPENERS = _words("as from starting beginning effective")
+START_OPENERS = lexicon("as from starting beginning effective")
 
 
 def _opens_with_a_start(doc: Any) -> bool:

@@ -45,10 +45,7 @@ CLOSEST_CHANGE_COSINE = 0.5
 # ... and this much more alike than the next.
 CLOSEST_CHANGE_MARGIN = 0.1
 # "now" after a span says how long, not that something changed ("been playing it for a month now")
-_SPAN_NOW = re.compile(
-    r"\bfor (?:a|an|one|two|three|some|\w+) (?:\w+ )?(?:days?|weeks?|months?|years?|while) now\b"
-)
-_SAYS_NOW = ("these days", "anymore", "any more", "no longer", "nowadays")
+_SPAN_NOW = re.compile(r"\bfor \w+ (?:\w+ )?(?:days?|weeks?|months?|years?|while) now\b")
 # The masked relations of the new statement and the replaced one are at least this alike ...
 MIN_RELATION_COSINE = 0.5
 # ... and this much more alike than the next stored statement's.

@@ -100,10 +100,8 @@ class BeliefChecker:
             replaced = self._relations.replaced(new, [c for c, _ in earlier])
             reason = "the same relation with a new name"
             if replaced is None:
-                replaced, reason = (
-                    self._relations.closest_change(new, earlier),
-                    "a change of what it is most like",
-                )
+                replaced = self._relations.closest_change(new, earlier)
+                reason = "a change of what it is most like"
             if replaced is not None:
                 actions.append(BeliefAction(memory_id=replaced, action="update", reason=reason))
         return BeliefPlan(actions=actions, insert_new=True)

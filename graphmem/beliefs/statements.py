@@ -18,7 +18,7 @@ def speaker_in(metadata: Mapping[str, Any] | None) -> str | None:
     return speaker if isinstance(speaker, str) and speaker.strip() else None
 
 
-def _words(text: str) -> frozenset[str]:
+def lexicon(text: str) -> frozenset[str]:
     """A lexicon from a space-separated list of words."""
     return frozenset(text.split())
 
@@ -27,18 +27,18 @@ _SPEAKER = re.compile(r"^\s*([A-Z][\w.'-]{0,40}(?: [A-Z][\w.'-]{0,40})?)\s*:\s+"
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*|\d+(?:[.,:]\d+)*(?:am|pm|k|m|%)?", re.UNICODE)
 
 FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "i'm", "i've", "i'd", "i'll", "im"})
-NEGATIONS = _words(
+NEGATIONS = lexicon(
     "not no never don't doesn't didn't isn't aren't wasn't won't can't cannot dont doesnt isnt nobody "
     "nothing neither nor stopped quit anymore"
 )
-CHANGE_MARKERS = _words(
+CHANGE_MARKERS = lexicon(
     "now moved move moving relocated migrated migrate switched switch changed change replaced instead "
     "anymore longer became become pushed postponed rescheduled delayed updated renamed new no-longer "
     "currently actually quit left joined stopped started transferred promoted rewritten rewrote "
     "rebuilt redesigned reassigned went upgraded downgraded"
 )
 ADDITIVE_MARKERS = frozenset({"also", "too", "another", "additionally", "addition", "both", "besides"})
-STOPWORDS = _words(
+STOPWORDS = lexicon(
     "a an the is are was were be been being am do does did has have had of to in on at for with by "
     "from as and or but so that this these those it its it's there their they them he she his her we "
     "our us you your which who whom what when where why how will would can could should shall may "
@@ -47,32 +47,34 @@ STOPWORDS = _words(
 # Attribute families. Single-valued ones hold one value at a time, so a different value replaces
 # the old; multi-valued ones accumulate ("likes hiking" and "likes swimming" are both true).
 SINGLE_VALUED: dict[str, frozenset[str]] = {
-    "residence": _words(
+    "residence": lexicon(
         "live lives living lived moved move relocated reside resides based home hometown address"
     ),
-    "employment": _words("works work working employed employer job joined company hired position role title"),
+    "employment": lexicon(
+        "works work working employed employer job joined company hired position role title"
+    ),
     "favourite": frozenset({"favorite", "favourite", "fave"}),
     "age": frozenset({"age", "old", "aged", "turned", "birthday", "born"}),
     "name": frozenset({"name", "named", "called", "renamed"}),
-    "schedule": _words(
+    "schedule": lexicon(
         "standup meeting deadline due scheduled rescheduled postponed pushed starts ends launch release ships"
     ),
-    "technology": _words("runs migrated database stack hosted deployed switched version"),
-    "status": _words("retired pregnant unemployed status"),
-    "relationship": _words(
+    "technology": lexicon("runs migrated database stack hosted deployed switched version"),
+    "status": lexicon("retired pregnant unemployed status"),
+    "relationship": lexicon(
         "married single divorced engaged dating seeing boyfriend girlfriend partner husband wife fiancé"
     ),
-    "diet": _words("diet vegetarian vegan pescatarian omnivore keto meat"),
-    "manager": _words("manager boss reports report supervisor"),
+    "diet": lexicon("diet vegetarian vegan pescatarian omnivore keto meat"),
+    "manager": lexicon("manager boss reports report supervisor"),
     "contact": frozenset({"email", "phone", "number", "handle"}),
     "price": frozenset({"price", "costs", "cost", "budget", "salary", "rent", "pays", "paid"}),
 }
-MULTI_VALUED = _words(
+MULTI_VALUED = lexicon(
     "like likes love loves enjoy enjoys enjoyed visited visit has have own owns speak speaks know "
     "knows read reads watched plays play friend friends hobby hobbies went go goes tried bought made "
     "include includes support supports eat eats collect collects attend attends"
 )
-VALUE_WORDS = _words(
+VALUE_WORDS = lexicon(
     "red orange yellow green blue purple pink black white grey gray brown monday tuesday wednesday "
     "thursday friday saturday sunday january february march april may june july august september "
     "october november december morning afternoon evening night weekly daily monthly tea coffee "
@@ -81,14 +83,14 @@ VALUE_WORDS = _words(
 )
 # Nouns naming someone or something of the subject's ("my sister", "my dog"): a statement about
 # the user's sister is not about the user.
-RELATION_NOUNS = _words(
+RELATION_NOUNS = lexicon(
     "sister brother mother father mom dad mum wife husband partner son daughter kid kids child "
     "children friend neighbour neighbor boss manager colleague coworker cousin aunt uncle grandma "
     "grandpa grandmother grandfather girlfriend boyfriend dog cat pet team roommate"
 )
 # Subjects that say nothing about who: "we migrated...", "they moved...".
 COLLECTIVE = frozenset({"we", "our", "us", "they", "their", "them", "it", "its", "there", "this", "that"})
-_BE_HAVE = _words(
+_BE_HAVE = lexicon(
     "is are was were be been am has have had do does did will would can could should 's 'm 're got get gets"
 )
 

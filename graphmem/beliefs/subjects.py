@@ -7,21 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphmem.beliefs.statements import RELATION_NOUNS
+from graphmem.beliefs.statements import RELATION_NOUNS, lexicon
 
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-FIRST_PERSON = _words("i me my mine myself")
-PRONOUNS = _words("we us our they them their he him his she her it its you your this that there")
+FIRST_PERSON = lexicon("i me my mine myself")
+PRONOUNS = lexicon("we us our they them their he him his she her it its you your this that there")
 # Words that point back to what the context named: the sentence alone does not say who or what
 # ("That's so inspiring!", "It's perfect for reflecting", "You'll find it").
-POINTING_BACK = _words("it its this that these those they them their he him his she her you your")
+POINTING_BACK = lexicon("it its this that these those they them their he him his she her you your")
 # Adjectives that say which holder of a slot is meant now, not which slot: "my new dentist" fills
 # the slot "my dentist" filled (the change itself is read from "new" as a change marker).
-TIME_OF_HOLDING = _words("new current latest present")
+TIME_OF_HOLDING = lexicon("new current latest present")
 
 
 def word_form(token: Any) -> str:
