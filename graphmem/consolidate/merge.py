@@ -61,13 +61,23 @@ def _read(text: str) -> tuple[frozenset[str], Statement]:
     return names(text), read_statement(text)
 
 
-def choose(a: MemberRow, b: MemberRow, cosine: float) -> tuple[MemberRow, MemberRow] | None:
-    """(winner, loser) when ``a`` and ``b`` may merge, else None."""
+def _comparable(a: MemberRow, b: MemberRow) -> tuple[Statement, Statement] | None:
+    """How the belief judge reads ``a`` and ``b`` when the two may be one memory at all: written
+    in one episode, and about the same people; else None."""
     if a.layer == "episodic" and abs(a.occurred_at - b.occurred_at) > SAME_EPISODE:
         return None  # the same words on two days are two events, not one memory twice
     (names_a, sa), (names_b, sb) = _read(a.text), _read(b.text)
     if names_a != names_b:  # "Ann: ..." and "Ben: ..." are about different people
         return None
+    return sa, sb
+
+
+def choose(a: MemberRow, b: MemberRow, cosine: float) -> tuple[MemberRow, MemberRow] | None:
+    """(winner, loser) when ``a`` and ``b`` may merge, else None."""
+    statements = _comparable(a, b)
+    if statements is None:
+        return None
+    sa, sb = statements
     if judge(sa, sb, cosine).conflict:
         return None
     if a.pinned and b.pinned:
@@ -92,13 +102,9 @@ def _judged_bodies(pairs: Iterable[tuple[str, str, float]], rows: dict[str, Memb
     bodies: list[str] = []
     for a, b, _ in pairs:
         first, second = rows.get(a), rows.get(b)
-        if first is None or second is None:
-            continue
-        if first.layer == "episodic" and abs(first.occurred_at - second.occurred_at) > SAME_EPISODE:
-            continue
-        (names_a, sa), (names_b, sb) = _read(first.text), _read(second.text)
-        if names_a == names_b and sa.atomic and sb.atomic:
-            bodies += [sa.body, sb.body]
+        statements = None if first is None or second is None else _comparable(first, second)
+        if statements is not None and all(s.atomic for s in statements):
+            bodies += [s.body for s in statements]
     return bodies
 
 
