@@ -16,6 +16,10 @@ Every number is a JSON line carrying the machine's load average (``load``) at th
 - embedding floor: MiniLM (ONNX) encoding of the REST sample texts, in batches as REST takes them.
 - build: the N memories written straight through the create query with their MiniLM vectors
   (cached in the temp directory by N), so 100k builds in minutes rather than hours.
+- settle: after the build, the managed Neo4j keeps working for minutes on its own (after 100k
+  memories its JVM used most of a core for 2-3 minutes: the indexes of the build catching up);
+  recall is measured once its JVM is quiet (``--settle``), as a server that has held its memories
+  for a while would answer, not during the aftermath of a bulk import.
 - rest_ingest: the REST batch endpoint (default write path, ``graphmem serve``) on the sample,
   beside the floor of the same texts; API RSS after it (from /proc).
 - recall: p50/p95/p99 of POST /v1/recall, 1 and 10 concurrent clients, in one user scope and
@@ -147,6 +151,45 @@ def api_cpu_ms(url: str) -> float | None:
             fields = stat.rsplit(")", 1)[1].split()
             return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
     return None
+
+
+def process_cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time so far of process ``pid`` (seconds, from /proc); None if it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+QUIET_SHARE = 0.05  # of one core: an idle Neo4j JVM uses under 1 % here
+QUIET_WINDOW = 5.0  # seconds
+
+
+def settle(pid: int | None, timeout: float) -> None:
+    """Wait until the Neo4j JVM ``pid`` uses under :data:`QUIET_SHARE` of a core over
+    :data:`QUIET_WINDOW` seconds (at most ``timeout`` seconds); one JSON line says how long it
+    took and how much CPU the JVM spent meanwhile. Nothing for a server not started here."""
+    if pid is None or timeout <= 0:
+        return
+    began, first = time.monotonic(), process_cpu_seconds(pid)
+    last = first
+    while True:
+        time.sleep(QUIET_WINDOW)
+        now = process_cpu_seconds(pid)
+        if now is None or last is None or first is None:
+            return
+        share, last = (now - last) / QUIET_WINDOW, now
+        waited = time.monotonic() - began
+        if share < QUIET_SHARE or waited >= timeout:
+            emit(
+                metric="neo4j_settled",
+                seconds=round(waited, 1),
+                jvm_cpu_seconds=round(now - first, 1),
+                last_window_share_of_core=round(share, 3),
+                quiet=share < QUIET_SHARE,
+            )
+            return
 
 
 def neo4j_memory(target: Neo4jTarget) -> dict[str, str]:
@@ -320,6 +363,14 @@ def main() -> None:
     )
     parser.add_argument("--ingest-only", action="store_true", help="skip the recall measurements")
     parser.add_argument(
+        "--settle",
+        type=float,
+        default=600.0,
+        metavar="SECONDS",
+        help="after the build, wait at most this long for the managed Neo4j's JVM to be quiet "
+        "before measuring (0: measure at once, as before session 25)",
+    )
+    parser.add_argument(
         "--warm-up",
         type=int,
         default=WARM_UP,
@@ -350,10 +401,11 @@ def main() -> None:
         warm_up=args.warm_up,
     )
 
-    with stack.neo4j(heap=HEAP, pagecache=PAGECACHE) as target:
+    with stack.neo4j_server(heap=HEAP, pagecache=PAGECACHE) as (target, jvm):
         with open_memory(Settings(llm="none"), target, embedder=embedder) as memory:
             memory.prepare()
             build(memory._executor, bulk, vectors, scopes)
+        settle(jvm, args.settle)
         emit(metric="neo4j_memory", settings=neo4j_memory(target))
         with ExitStack() as servers:
             urls = {}
