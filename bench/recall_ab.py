@@ -168,6 +168,7 @@ def main() -> None:
         with open_memory(Settings(llm="none"), target, embedder=embedder) as memory:
             memory.prepare()
             scale.build(memory._executor, texts, vectors, max(1, args.n // args.per_scope))
+        scale.settle(java, scale.SETTLE_SECONDS)  # the build's aftermath is not a recall's CPU
         workers = {"before": Worker(args.before, target), "after": Worker(Path.cwd(), target)}
         try:
             for i, scope in enumerate(["/scale/user0", None]):

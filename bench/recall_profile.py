@@ -71,7 +71,10 @@ def main() -> None:
         finally:
             parts[running[0]]["embed query"].append((time.perf_counter() - t0) * 1000)
 
-    with stack.neo4j(heap=scale.HEAP, pagecache=scale.PAGECACHE) as target, ExitStack() as stacked:
+    with (
+        stack.neo4j_server(heap=scale.HEAP, pagecache=scale.PAGECACHE) as (target, jvm),
+        ExitStack() as stacked,
+    ):
         memories = {}
         for variant in variants:
             rows = Settings().recall_vector_cache_rows if variant == "on" else 0
@@ -79,6 +82,7 @@ def main() -> None:
             memories[variant] = stacked.enter_context(open_memory(settings, target, embedder=embedder))
             memories[variant].prepare()
         scale.build(memories[variants[0]]._executor, texts, vectors, max(1, args.n // args.per_scope))
+        scale.settle(jvm, scale.SETTLE_SECONDS)
         executor_module.Transaction.run = timed_run  # type: ignore[method-assign]
         type(embedder).embed = timed_embed  # type: ignore[method-assign,assignment]
         places = [("/scale/user0", "one scope"), (None, "whole graph")]

@@ -119,12 +119,13 @@ def main() -> None:
     embedder = create_embedder("onnx")
     vectors = scale.vectors_of(embedder, texts, embedder.model_name.replace("/", "_"))
     with (
-        stack.neo4j(heap=scale.HEAP, pagecache=scale.PAGECACHE) as target,
+        stack.neo4j_server(heap=scale.HEAP, pagecache=scale.PAGECACHE) as (target, jvm),
         tempfile.TemporaryDirectory() as tmp,
     ):
         with open_memory(Settings(llm="none"), target, embedder=embedder) as memory:
             memory.prepare()
             scale.build(memory._executor, texts, vectors, max(1, args.n // 1000))
+        scale.settle(jvm, scale.SETTLE_SECONDS)
         spans_file, port = Path(tmp) / "spans.jsonl", free_port()
         env = stack.api_env(target, stack.OFFLINE_API)
         command = [sys.executable, "-m", "bench.rest_spans", "--serve", str(port), "--spans", str(spans_file)]

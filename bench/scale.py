@@ -16,10 +16,12 @@ Every number is a JSON line carrying the machine's load average (``load``) at th
 - embedding floor: MiniLM (ONNX) encoding of the REST sample texts, in batches as REST takes them.
 - build: the N memories written straight through the create query with their MiniLM vectors
   (cached in the temp directory by N), so 100k builds in minutes rather than hours.
-- settle: after the build, the managed Neo4j keeps working for minutes on its own (after 100k
-  memories its JVM used most of a core for 2-3 minutes: the indexes of the build catching up);
-  recall is measured once its JVM is quiet (``--settle``), as a server that has held its memories
-  for a while would answer, not during the aftermath of a bulk import.
+- settle: after the build, the managed Neo4j keeps working for minutes with nothing asked of it
+  (after 100k memories built in 113 s, about half a core for 3 minutes at load 7); one-scope recall
+  measured meanwhile is the import's aftermath (10-recall probes p50 12-57 ms, 12-14 ms once
+  quiet). After the warm-up, recall is measured once the JVM is quiet over a window
+  (``--settle``), as a server that has held its memories a while answers; each window is one
+  JSON line with the JVM's share of a core and a probe's p50.
 - rest_ingest: the REST batch endpoint (default write path, ``graphmem serve``) on the sample,
   beside the floor of the same texts; API RSS after it (from /proc).
 - recall: p50/p95/p99 of POST /v1/recall, 1 and 10 concurrent clients, in one user scope and
@@ -32,12 +34,14 @@ Every number is a JSON line carrying the machine's load average (``load``) at th
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from datetime import UTC, datetime
@@ -164,32 +168,54 @@ def process_cpu_seconds(pid: int) -> float | None:
 
 QUIET_SHARE = 0.05  # of one core: an idle Neo4j JVM uses under 1 % here
 QUIET_WINDOW = 5.0  # seconds
+PROBES = 10  # one-scope recalls sent between two quiet windows while Neo4j settles
+SETTLE_SECONDS = 600.0  # the longest wait for a quiet Neo4j after a build
 
 
-def settle(pid: int | None, timeout: float) -> None:
-    """Wait until the Neo4j JVM ``pid`` uses under :data:`QUIET_SHARE` of a core over
-    :data:`QUIET_WINDOW` seconds (at most ``timeout`` seconds); one JSON line says how long it
-    took and how much CPU the JVM spent meanwhile. Nothing for a server not started here."""
+def settle(pid: int | None, timeout: float, probe: Callable[[], list[float]] | None = None) -> None:
+    """Wait until the Neo4j JVM ``pid`` uses under :data:`QUIET_SHARE` of a core over a window of
+    :data:`QUIET_WINDOW` seconds in which nothing is asked of it (at most ``timeout`` seconds).
+    After each busy window, ``probe`` (recall latencies in ms) runs, outside the windows; a JSON
+    line per window says how busy the JVM was and the probe's median, then one line how long
+    settling took. Nothing for a server not started here."""
     if pid is None or timeout <= 0:
         return
-    began, first = time.monotonic(), process_cpu_seconds(pid)
-    last = first
+    began = time.monotonic()
     while True:
+        before = process_cpu_seconds(pid)
         time.sleep(QUIET_WINDOW)
-        now = process_cpu_seconds(pid)
-        if now is None or last is None or first is None:
+        after = process_cpu_seconds(pid)
+        if before is None or after is None:
             return
-        share, last = (now - last) / QUIET_WINDOW, now
-        waited = time.monotonic() - began
-        if share < QUIET_SHARE or waited >= timeout:
-            emit(
-                metric="neo4j_settled",
-                seconds=round(waited, 1),
-                jvm_cpu_seconds=round(now - first, 1),
-                last_window_share_of_core=round(share, 3),
-                quiet=share < QUIET_SHARE,
-            )
+        share, waited = (after - before) / QUIET_WINDOW, time.monotonic() - began
+        quiet = share < QUIET_SHARE
+        latencies = probe() if probe is not None else []
+        emit(
+            metric="neo4j_settling",
+            seconds=round(waited, 1),
+            jvm_share_of_core=round(share, 3),
+            probe_p50_ms=round(statistics.median(latencies), 1) if latencies else None,
+        )
+        if quiet or waited >= timeout:
+            emit(metric="neo4j_settled", seconds=round(waited, 1), quiet=quiet)
             return
+
+
+def probe_recalls(url: str, queries: list[str], scope: str) -> Callable[[], list[float]]:
+    """A probe for :func:`settle`: the next :data:`PROBES` of ``queries`` recalled in ``scope``
+    through ``url`` (ms each; none once the queries are used up)."""
+    left = iter(queries)
+
+    def probe() -> list[float]:
+        out = []
+        with httpx.Client(base_url=url, timeout=120) as client:
+            for q in itertools.islice(left, PROBES):
+                t0 = time.perf_counter()
+                client.post("/v1/recall", json={"query": q, "scope": scope, "limit": 10}).raise_for_status()
+                out.append((time.perf_counter() - t0) * 1000)
+        return out
+
+    return probe
 
 
 def neo4j_memory(target: Neo4jTarget) -> dict[str, str]:
@@ -323,15 +349,20 @@ def recall_latency(
 WARM_UP = 10  # --warm-up: queries sent to each API before the measurements
 
 
-def recall_all(urls: dict[str, str], queries: list[str], per_scope: int, warm_up: int = WARM_UP) -> None:
-    """Warm up, then REST recall latency in one user scope and across the whole graph through
-    each API of ``urls``, interleaved; ``queries`` holds ``warm_up`` and then four equal sets,
-    one for each measurement."""
+def warm(urls: dict[str, str], queries: list[str]) -> None:
+    """Recall each of ``queries`` in one user scope and across the graph through each API of
+    ``urls``: caches, Neo4j's and the JVM's JIT, the embedder."""
     for url in urls.values():
         with httpx.Client(base_url=url, timeout=600) as client:
-            for q in queries[:warm_up]:  # warm-up: caches, Neo4j's and the JVM's JIT, the embedder
+            for q in queries:
                 client.post("/v1/recall", json={"query": q, "scope": "/scale/user0"})
                 client.post("/v1/recall", json={"query": q})
+
+
+def recall_all(urls: dict[str, str], queries: list[str], per_scope: int, warm_up: int = WARM_UP) -> None:
+    """REST recall latency in one user scope and across the whole graph through each API of
+    ``urls``, interleaved (after :func:`warm`); ``queries`` holds ``warm_up`` and then four equal
+    sets, one for each measurement."""
     each = (len(queries) - warm_up) // 4
     sets = iter(queries[warm_up + i * each : warm_up + (i + 1) * each] for i in range(4))
     for scope, label in (("/scale/user0", f"one scope of {per_scope}"), (None, "whole graph")):
@@ -365,10 +396,10 @@ def main() -> None:
     parser.add_argument(
         "--settle",
         type=float,
-        default=600.0,
+        default=SETTLE_SECONDS,
         metavar="SECONDS",
-        help="after the build, wait at most this long for the managed Neo4j's JVM to be quiet "
-        "before measuring (0: measure at once, as before session 25)",
+        help="after the build and the warm-up, wait at most this long for the managed Neo4j's JVM "
+        "to be quiet before measuring (0: measure at once, as before session 25)",
     )
     parser.add_argument(
         "--warm-up",
@@ -405,7 +436,6 @@ def main() -> None:
         with open_memory(Settings(llm="none"), target, embedder=embedder) as memory:
             memory.prepare()
             build(memory._executor, bulk, vectors, scopes)
-        settle(jvm, args.settle)
         emit(metric="neo4j_memory", settings=neo4j_memory(target))
         with ExitStack() as servers:
             urls = {}
@@ -421,6 +451,9 @@ def main() -> None:
             url = urls[this] = servers.enter_context(stack.api_server(target, env))
             emit(metric="api_rss_mb", when="started", rss_mb=rss_mb(os.getpid(), url))
             if not args.ingest_only:
+                warm(urls, queries[: args.warm_up])
+                # Probed with questions none of the measurements asks (the API keeps query vectors).
+                settle(jvm, args.settle, probe_recalls(url, questions[len(queries) :], "/scale/user0"))
                 recall_all(urls, queries, args.n // scopes, args.warm_up)
                 emit(metric="api_rss_mb", when="after recall", rss_mb=rss_mb(os.getpid(), url))
             if sample and args.compare_with is not None:
