@@ -19,9 +19,10 @@ Every number is a JSON line carrying the machine's load average (``load``) at th
 - settle: after the build, the managed Neo4j keeps working for minutes with nothing asked of it
   (after 100k memories built in 113 s, about half a core for 3 minutes at load 7); one-scope recall
   measured meanwhile is the import's aftermath (10-recall probes p50 12-57 ms, 12-14 ms once
-  quiet). After the warm-up, recall is measured once the JVM is quiet over a window
-  (``--settle``), as a server that has held its memories a while answers; each window is one
-  JSON line with the JVM's share of a core and a probe's p50.
+  quiet; the merge of the vector index's HNSW graph). After the warm-up, recall is measured once
+  the JVM is quiet in 3 windows of 5 s in a row (``--settle``), as a server that has held its
+  memories a while answers; each window is one JSON line with the JVM's share of a core and a
+  probe's p50.
 - rest_ingest: the REST batch endpoint (default write path, ``graphmem serve``) on the sample,
   beside the floor of the same texts; API RSS after it (from /proc).
 - recall: p50/p95/p99 of POST /v1/recall, 1 and 10 concurrent clients, in one user scope and
@@ -168,19 +169,22 @@ def process_cpu_seconds(pid: int) -> float | None:
 
 QUIET_SHARE = 0.05  # of one core: an idle Neo4j JVM uses under 1 % here
 QUIET_WINDOW = 5.0  # seconds
+# Quiet windows in a row that end the wait: right after a 100k build the JVM idled at 8-11 % of a
+# core for 10 s before the vector index's merge began (and took half a core for minutes).
+QUIET_WINDOWS = 3
 PROBES = 10  # one-scope recalls sent between two quiet windows while Neo4j settles
 SETTLE_SECONDS = 600.0  # the longest wait for a quiet Neo4j after a build
 
 
 def settle(pid: int | None, timeout: float, probe: Callable[[], list[float]] | None = None) -> None:
-    """Wait until the Neo4j JVM ``pid`` uses under :data:`QUIET_SHARE` of a core over a window of
-    :data:`QUIET_WINDOW` seconds in which nothing is asked of it (at most ``timeout`` seconds).
-    After each busy window, ``probe`` (recall latencies in ms) runs, outside the windows; a JSON
-    line per window says how busy the JVM was and the probe's median, then one line how long
-    settling took. Nothing for a server not started here."""
+    """Wait until the Neo4j JVM ``pid`` uses under :data:`QUIET_SHARE` of a core in
+    :data:`QUIET_WINDOWS` windows in a row of :data:`QUIET_WINDOW` seconds in which nothing is
+    asked of it (at most ``timeout`` seconds). After each window, ``probe`` (recall latencies in
+    ms) runs, outside the windows; a JSON line per window says how busy the JVM was and the
+    probe's median, then one line how long settling took. Nothing for a server not started here."""
     if pid is None or timeout <= 0:
         return
-    began = time.monotonic()
+    began, in_a_row = time.monotonic(), 0
     while True:
         before = process_cpu_seconds(pid)
         time.sleep(QUIET_WINDOW)
@@ -188,7 +192,8 @@ def settle(pid: int | None, timeout: float, probe: Callable[[], list[float]] | N
         if before is None or after is None:
             return
         share, waited = (after - before) / QUIET_WINDOW, time.monotonic() - began
-        quiet = share < QUIET_SHARE
+        in_a_row = in_a_row + 1 if share < QUIET_SHARE else 0
+        quiet = in_a_row >= QUIET_WINDOWS
         latencies = probe() if probe is not None else []
         emit(
             metric="neo4j_settling",
