@@ -59,6 +59,25 @@ _NOTE_VERBS = lexicon(
     "retired broke split divorced"
 )
 _BECOMING = lexicon("be get become")
+# Every word the readings below start from, as the start of its written forms ("retir" for
+# "retired", "retiring"), and the irregular forms: a text with none of them leaves nothing, and is
+# not parsed (a long chat text costs tens of milliseconds to parse, and most texts name none).
+_IRREGULAR_FORMS = ("left", "sold", "went", "gone", "gave", "broke", "dying")
+_TRIGGER = re.compile(
+    r"\b(?:"
+    + "|".join(
+        sorted(
+            {
+                word[:-1] if word.endswith("e") and len(word) > 3 else word
+                for word in LEAVING_VERBS | MOVING_VERBS | ENDED_VERBS | PARTING_VERBS | ENDED_STATES
+            }
+            | {verb for verb, _ in ENDED_PHRASAL}
+            | {"giv", "break", "part", "instead", "place", *_IRREGULAR_FORMS}
+        )
+    )
+    + ")",
+    re.IGNORECASE,
+)
 _WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
 _VALUE_POS = frozenset({"PROPN", "NOUN", "NUM", "X", "ADJ"})
 
@@ -210,7 +229,7 @@ def _read_doc(text: str) -> Any:
 @lru_cache(maxsize=4096)
 def left_behind(text: str, speaker: str | None = None) -> tuple[LeftBehind, ...]:
     """The values ``text`` says were left or ended, in order; () when it names none."""
-    if "?" in text:
+    if "?" in text or not _TRIGGER.search(text):
         return ()
     writer = (speaker or "user").lower()
     doc = _read_doc(text)
