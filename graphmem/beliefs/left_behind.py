@@ -63,18 +63,17 @@ _BECOMING = lexicon("be get become")
 # "retired", "retiring"), and the irregular forms: a text with none of them leaves nothing, and is
 # not parsed (a long chat text costs tens of milliseconds to parse, and most texts name none).
 _IRREGULAR_FORMS = ("left", "sold", "went", "gone", "gave", "broke", "dying")
-_TRIGGER = re.compile(
+_TRIGGER_STARTS = sorted(
+    {
+        word[:-1] if word.endswith("e") and len(word) > 3 else word
+        for word in LEAVING_VERBS | MOVING_VERBS | ENDED_VERBS | PARTING_VERBS | ENDED_STATES
+    }
+    | {verb for verb, _ in ENDED_PHRASAL}
+    | {"giv", "break", "part", "instead", "place", *_IRREGULAR_FORMS}
+)
+_TRIGGER = re.compile(  # a start of three letters or fewer ("go", "die") only with an ending of its own
     r"\b(?:"
-    + "|".join(
-        sorted(
-            {
-                word[:-1] if word.endswith("e") and len(word) > 3 else word
-                for word in LEAVING_VERBS | MOVING_VERBS | ENDED_VERBS | PARTING_VERBS | ENDED_STATES
-            }
-            | {verb for verb, _ in ENDED_PHRASAL}
-            | {"giv", "break", "part", "instead", "place", *_IRREGULAR_FORMS}
-        )
-    )
+    + "|".join(w if len(w) > 3 else w + r"(?:e|s|es|ed|en|d|n|ing|ne)?\b" for w in _TRIGGER_STARTS)
     + ")",
     re.IGNORECASE,
 )
