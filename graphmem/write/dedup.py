@@ -32,8 +32,9 @@ def batch_duplicates(
         return owner
     close = (embeddings @ embeddings.T) >= threshold
     if keys is not None:
-        same = np.array([[a == b for b in keys] for a in keys], dtype=bool)
-        close = close | same
+        codes: dict[str, int] = {}
+        code = np.array([codes.setdefault(key, len(codes)) for key in keys])
+        close = close | (code[:, None] == code[None, :])
     for i in range(1, n):
         for j in (int(x) for x in np.flatnonzero(close[i, :i])):
             if owner[j] is None and scopes[j] == scopes[i]:
