@@ -299,6 +299,9 @@ def leaves_its_value(old: Statement, new: Statement) -> bool:
     or ended of itself. ``old`` must state a current fact of one sentence."""
     if not old.atomic or old.ordered_pair or sentence_count(old.body) > 1:
         return False  # a preference of one thing over another is read as such ("tea rather than coffee")
+    lefts = left_behind(new.body, new.speaker)
+    if not lefts:  # most statements leave nothing: nothing of ``old`` need be read
+        return False
     whole = read_clause(old.body, old.speaker)
     if not whole.statement or whole.hedged or whole.past_only:
         return False
@@ -311,7 +314,7 @@ def leaves_its_value(old: Statement, new: Statement) -> bool:
     words = frozenset(stem(w) for w in _WORD.findall(old.body.lower()) if w not in STOPWORDS)
     words = words - subject - ended
     writer = (new.speaker or "user").lower()
-    for left in left_behind(new.body, new.speaker):
+    for left in lefts:
         named = left.names & words  # a name the other says ("RabbitMQ"), whatever the parser made of it
         held = named or (left.words & values and left.words <= values)
         held = held or any(names_the_doer(word, values) for word in left.words)  # "left teaching"
