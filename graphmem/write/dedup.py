@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
+_NOT_A_WORD = re.compile(r"[\W_]+")  # what str.isalnum() rejects
+
 
 def text_key(text: str) -> str:
     """The words of a text, case and punctuation aside: texts with equal keys say the same thing
     ("Room 4 has a broken projector." and "ROOM 4 HAS A BROKEN PROJECTOR!"), whatever their cosine."""
-    kept = "".join(c if c.isalnum() else " " for c in text.casefold())
-    return " ".join(kept.split())
+    return " ".join(_NOT_A_WORD.sub(" ", text.casefold()).split())
 
 
 def batch_duplicates(
