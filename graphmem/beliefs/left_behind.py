@@ -32,7 +32,7 @@ from graphmem.stemming import stem
 # verbs whose object is what the subject leaves behind ("left Google", "ditched the Peloton")
 LEAVING_VERBS = lexicon(
     "leave quit drop ditch replace supersede sell swap abandon dump scrap decommission deprecate "
-    "sunset retire"
+    "sunset retire stop"
 )
 # verbs that leave what their preposition names ("moved out of the Dundee flat", "switched from Jira")
 MOVING_VERBS = lexicon("move switch migrate transfer relocate change convert go")
@@ -40,6 +40,8 @@ LEAVING_PREPOSITIONS = frozenset({"from", "off"})
 # verbs that say their subject ended ("Helga Brandt retired", "Colette passed away")
 ENDED_VERBS = lexicon("retire resign quit leave die sunset deprecate decommission discontinue")
 ENDED_PHRASAL = frozenset({("pass", "away"), ("step", "down")})
+# where someone works: leaving it ends every role they held there ("Hanna left the company")
+WORKPLACES = lexicon("company firm job team business agency department organisation organization role post")
 # what a thing is said to be when it has ended ("ABBA is retired", "the old codebase is dead")
 ENDED_STATES = lexicon(
     "retired gone dead over history deprecated discontinued defunct sunset scrapped cancelled canceled axed"
@@ -56,7 +58,7 @@ _PARTED = re.compile(
 # small model reads as a name when no "I" precedes it
 _NOTE_VERBS = lexicon(
     "left quit dropped ditched sold replaced swapped abandoned dumped scrapped moved switched migrated "
-    "retired broke split divorced"
+    "retired broke split divorced stopped"
 )
 _BECOMING = lexicon("be get become")
 # Every word the readings below start from, as the start of its written forms ("retir" for
@@ -247,9 +249,10 @@ def left_behind(text: str, speaker: str | None = None) -> tuple[LeftBehind, ...]
             found += [_left(o, _who(verb, writer)) for o in _from_phrases(verb)]
         found += [_left(o, _who(verb, writer)) for o in _parting(verb, lemma, particles)]
         past = verb.tag_ in {"VBD", "VBN"}
+        left_all = all(c.lemma_.lower() in WORKPLACES for c in verb.children if c.dep_ == "dobj")
         if (
             past
-            and not any(c.dep_ == "dobj" for c in verb.children)
+            and left_all  # "Hanna left the company" ends her roles, as "Hanna left" does
             and (lemma in ENDED_VERBS or any((lemma, p) in ENDED_PHRASAL for p in particles))
         ):
             found += [

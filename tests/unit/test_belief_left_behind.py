@@ -132,3 +132,13 @@ def test_a_text_with_no_leaving_word_is_not_parsed(monkeypatch: pytest.MonkeyPat
     )
     assert left_behind(long_turn) == ()
     assert left_behind("My sister works at the bakery on Elm Street.") == ()
+
+
+def test_stopping_what_the_other_names_leaves_it() -> None:
+    assert conflict("I take melatonin to sleep.", "I stopped the melatonin.")
+
+
+def test_someone_who_left_the_company_no_longer_holds_a_role_there() -> None:
+    assert conflict("My team lead is Farah Okoye.", "Farah Okoye left the company in May.")
+    assert conflict("Our CTO is Dev Malhotra.", "Dev Malhotra quit the firm after the acquisition.")
+    assert not conflict("My team lead is Farah Okoye.", "Farah Okoye left the meeting early.")
