@@ -132,6 +132,8 @@ class Clause:
     to_level: bool = False  # a number reached "to" ("down to 4 days", "scaled the cluster to 8 nodes")
     # what it acts on as one of a kind, told apart by where or which ("an office in Austin")
     kinds: frozenset[str] = frozenset()
+    # whom or what its number is for ("cost $25 for adults", "budget $5k for marketing")
+    per: frozenset[str] = frozenset()
 
 
 def named_words(clause: Clause) -> set[str]:
@@ -635,6 +637,15 @@ def _read(text: str, speaker: str) -> Clause:
                 c.dep_ == "prep" and any(g.dep_ == "pobj" for g in c.children)
                 for c in (*t.children, *t.head.children)
             )
+        ),
+        per=frozenset(
+            stem(word_form(g))
+            for t in doc
+            if t.dep_ == "prep"
+            and t.lower_ == "for"
+            and (t.head.dep_ == "ROOT" or t.head.like_num or t.head.pos_ == "NUM")
+            for g in t.children
+            if g.dep_ == "pobj" and (g.pos_ in {"NOUN", "PROPN"} or g.tag_ == "VBG")
         ),
         counted=frozenset(
             stem(word_form(t.head)) for t in doc if t.dep_ == "nummod" and t.head.pos_ in {"NOUN", "SYM"}

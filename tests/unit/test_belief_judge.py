@@ -367,3 +367,21 @@ def test_digits_on_a_code_are_not_a_number_the_two_share() -> None:
     # "Q3" names which planning day: two cities for it are two values, not one number said twice
     old, new = "The Q3 planning day is in Leeds.", "The Q3 planning day is in York."
     assert judge(read_statement(old), read_statement(new), 0.85).conflict
+
+
+def test_a_correction_opener_makes_its_clauses_a_change() -> None:
+    # the clauses lose their punctuation; "Correction:" must still say that what follows corrects
+    old = "The venue holds 250 guests."
+    new = "Correction: it holds 220 guests; the 250 number counted the balcony."
+    assert judge(read_statement(old), read_statement(new), 0.7).conflict
+
+
+def test_numbers_for_different_people_or_things_are_each_their_own() -> None:
+    for old, new in [
+        ("Entry to the museum costs €14 for adults.", "Entry to the museum costs €6 for students."),
+        ("We set aside $20k for hiring.", "We set aside $7k for travel."),
+    ]:
+        assert not judge(read_statement(old), read_statement(new), 0.8).conflict, new
+    # the same one at a new price is a change
+    old, new = "Parking costs £5 for visitors.", "Parking costs £7 for visitors now."
+    assert judge(read_statement(old), read_statement(new), 0.9).conflict
