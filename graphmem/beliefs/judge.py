@@ -18,6 +18,7 @@ from datetime import datetime
 from graphmem.beliefs.left_behind import leaves_its_value, names_the_doer
 from graphmem.beliefs.parse import (
     CHANGE_LEMMAS,
+    CORRECTION,
     ENDING_LEMMAS,
     Clause,
     clause_texts,
@@ -64,8 +65,13 @@ _IT = re.compile(r"^\W*(?:(?:so|and|but|now)\s+)?it(?:'s|\s)", re.IGNORECASE)
 def _clauses(statement: Statement) -> list[Clause]:
     """The clauses of ``statement``; a later one whose subject points back ("Conference moved
     again, it's 18 November now") is about the subject of the one before it."""
-    texts = clause_texts(statement.body)
+    body, corrected = statement.body, False
+    while (opener := CORRECTION.match(body)) is not None and body[opener.end() :].strip():
+        body, corrected = body[opener.end() :], True  # the clauses lose their punctuation
+    texts = clause_texts(body)
     clauses = [read_clause(text, statement.speaker) for text in texts]
+    if corrected:  # "Actually, correction: it's 340; the 400 figure was wrong": what follows corrects
+        clauses = [replace(clause, change=True) for clause in clauses]
     for i in range(1, len(clauses)):
         before, clause = clauses[i - 1], clauses[i]
         if _IT.match(texts[i]) and clause.subject is None and before.subject is not None and before.thing:
@@ -550,6 +556,8 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
         return Verdict(False, "an act told in the past")
     if a.kinds & b.kinds and not (a.change or b.change):
         return Verdict(False, "two of a kind")  # "open an office in Austin" / "an office in Dublin"
+    if a.quantities and b.quantities and a.per and b.per and not a.per & b.per and not (a.change or b.change):
+        return Verdict(False, "a number for each")  # "$25 for adults" / "$10 for children"
     if _two_named_of_a_kind(a, b) and not (a.change or b.change):
         return Verdict(False, "two of a kind")  # "For the Atlas project we chose ..." / "the Birch project"
     if {a.verb, b.verb} & MULTI_VALUED and not when_only:

@@ -32,7 +32,7 @@ from graphmem.stemming import stem
 # verbs whose object is what the subject leaves behind ("left Google", "ditched the Peloton")
 LEAVING_VERBS = lexicon(
     "leave quit drop ditch replace supersede sell swap abandon dump scrap decommission deprecate "
-    "sunset retire"
+    "sunset retire stop"
 )
 # verbs that leave what their preposition names ("moved out of the Dundee flat", "switched from Jira")
 MOVING_VERBS = lexicon("move switch migrate transfer relocate change convert go")
@@ -40,6 +40,8 @@ LEAVING_PREPOSITIONS = frozenset({"from", "off"})
 # verbs that say their subject ended ("Helga Brandt retired", "Colette passed away")
 ENDED_VERBS = lexicon("retire resign quit leave die sunset deprecate decommission discontinue")
 ENDED_PHRASAL = frozenset({("pass", "away"), ("step", "down")})
+# where someone works: leaving it ends every role they held there ("Hanna left the company")
+WORKPLACES = lexicon("company firm job team business agency department organisation organization role post")
 # what a thing is said to be when it has ended ("ABBA is retired", "the old codebase is dead")
 ENDED_STATES = lexicon(
     "retired gone dead over history deprecated discontinued defunct sunset scrapped cancelled canceled axed"
@@ -56,9 +58,27 @@ _PARTED = re.compile(
 # small model reads as a name when no "I" precedes it
 _NOTE_VERBS = lexicon(
     "left quit dropped ditched sold replaced swapped abandoned dumped scrapped moved switched migrated "
-    "retired broke split divorced"
+    "retired broke split divorced stopped"
 )
 _BECOMING = lexicon("be get become")
+# Every word the readings below start from, as the start of its written forms ("retir" for
+# "retired", "retiring"), and the irregular forms: a text with none of them leaves nothing, and is
+# not parsed (a long chat text costs tens of milliseconds to parse, and most texts name none).
+_IRREGULAR_FORMS = ("left", "sold", "went", "gone", "gave", "broke", "dying")
+_TRIGGER_STARTS = sorted(
+    {
+        word[:-1] if word.endswith("e") and len(word) > 3 else word
+        for word in LEAVING_VERBS | MOVING_VERBS | ENDED_VERBS | PARTING_VERBS | ENDED_STATES
+    }
+    | {verb for verb, _ in ENDED_PHRASAL}
+    | {"giv", "break", "part", "instead", "place", *_IRREGULAR_FORMS}
+)
+_TRIGGER = re.compile(  # a start of three letters or fewer ("go", "die") only with an ending of its own
+    r"\b(?:"
+    + "|".join(w if len(w) > 3 else w + r"(?:e|s|es|ed|en|d|n|ing|ne)?\b" for w in _TRIGGER_STARTS)
+    + ")",
+    re.IGNORECASE,
+)
 _WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
 _VALUE_POS = frozenset({"PROPN", "NOUN", "NUM", "X", "ADJ"})
 
@@ -210,7 +230,7 @@ def _read_doc(text: str) -> Any:
 @lru_cache(maxsize=4096)
 def left_behind(text: str, speaker: str | None = None) -> tuple[LeftBehind, ...]:
     """The values ``text`` says were left or ended, in order; () when it names none."""
-    if "?" in text:
+    if "?" in text or not _TRIGGER.search(text):
         return ()
     writer = (speaker or "user").lower()
     doc = _read_doc(text)
@@ -229,9 +249,10 @@ def left_behind(text: str, speaker: str | None = None) -> tuple[LeftBehind, ...]
             found += [_left(o, _who(verb, writer)) for o in _from_phrases(verb)]
         found += [_left(o, _who(verb, writer)) for o in _parting(verb, lemma, particles)]
         past = verb.tag_ in {"VBD", "VBN"}
+        left_all = all(c.lemma_.lower() in WORKPLACES for c in verb.children if c.dep_ == "dobj")
         if (
             past
-            and not any(c.dep_ == "dobj" for c in verb.children)
+            and left_all  # "Hanna left the company" ends her roles, as "Hanna left" does
             and (lemma in ENDED_VERBS or any((lemma, p) in ENDED_PHRASAL for p in particles))
         ):
             found += [
@@ -281,6 +302,9 @@ def leaves_its_value(old: Statement, new: Statement) -> bool:
     or ended of itself. ``old`` must state a current fact of one sentence."""
     if not old.atomic or old.ordered_pair or sentence_count(old.body) > 1:
         return False  # a preference of one thing over another is read as such ("tea rather than coffee")
+    lefts = left_behind(new.body, new.speaker)
+    if not lefts:  # most statements leave nothing: nothing of ``old`` need be read
+        return False
     whole = read_clause(old.body, old.speaker)
     if not whole.statement or whole.hedged or whole.past_only:
         return False
@@ -293,7 +317,7 @@ def leaves_its_value(old: Statement, new: Statement) -> bool:
     words = frozenset(stem(w) for w in _WORD.findall(old.body.lower()) if w not in STOPWORDS)
     words = words - subject - ended
     writer = (new.speaker or "user").lower()
-    for left in left_behind(new.body, new.speaker):
+    for left in lefts:
         named = left.names & words  # a name the other says ("RabbitMQ"), whatever the parser made of it
         held = named or (left.words & values and left.words <= values)
         held = held or any(names_the_doer(word, values) for word in left.words)  # "left teaching"

@@ -84,8 +84,11 @@ ENDING_LEMMAS = lexicon(
     "break_up split_up come_off lay_off pass_away step_back"
 )
 # a number, and a suffix that scales it or says it is a time or an ordinal ("3pm", "5k", "2nd"); a
-# unit written onto it is not one ("20mg" is 20, not 20 million and a "g")
-_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:[:.]\d+)?(?:\s*(?:am|pm|[km]|st|nd|rd|th)\b)?", re.IGNORECASE)
+# unit written onto it is not one ("20mg" is 20, not 20 million and a "g"); digits written onto
+# letters are part of a name or a code ("the Q2 offsite", "an A12 form", "v2.1"), not a number
+_NUMBER = re.compile(
+    r"(?<![A-Za-z0-9.])\d[\d,]*(?:\.\d+)?(?:[:.]\d+)?(?:\s*(?:am|pm|[km]|st|nd|rd|th)\b)?", re.IGNORECASE
+)
 # Dependencies of a verb that heads a clause of its own beside the main one ("Nate left, so ...").
 CLAUSE_DEPS = lexicon("ROOT conj ccomp parataxis")
 # Negation words that deny a whole clause wherever they stand ("no pets", "never again"); "not" and
@@ -129,6 +132,8 @@ class Clause:
     to_level: bool = False  # a number reached "to" ("down to 4 days", "scaled the cluster to 8 nodes")
     # what it acts on as one of a kind, told apart by where or which ("an office in Austin")
     kinds: frozenset[str] = frozenset()
+    # whom or what its number is for ("cost $25 for adults", "budget $5k for marketing")
+    per: frozenset[str] = frozenset()
 
 
 def named_words(clause: Clause) -> set[str]:
@@ -248,7 +253,25 @@ def _past_only(doc: Any, root: Any, lower: str, words: set[str]) -> bool:
         return False
     if _formerly_held(doc, root):
         return True  # "Camille's first manager was Odette", "My old flat was in Leith"
-    return bool(words & PAST_ANCHORS) or any(_past_date(e) for e in doc.ents)
+    return bool(words & PAST_ANCHORS) or any(_past_date(e) for e in doc.ents) or _a_past_stage(doc)
+
+
+# a stage of life a past-tense statement is set in ("had asthma attacks as a child")
+LIFE_STAGES = lexicon("child kid teen teenager boy girl baby toddler youngster student undergrad")
+LIFE_PERIODS = lexicon("childhood youth teens twenties thirties adolescence")
+
+
+def _a_past_stage(doc: Any) -> bool:
+    """'as a child', 'as a teenager', 'in his twenties', 'during my childhood', 'growing up': a
+    stage of life, which anchors a past-tense statement in the past as a date does."""
+    for t in doc:
+        if t.lower_ in LIFE_STAGES and t.head.lower_ == "as" and t.dep_ == "pobj":
+            return True
+        if t.lower_ in LIFE_PERIODS and t.head.lower_ in {"in", "during", "through"}:
+            return True
+        if t.lower_ == "growing" and t.i + 1 < len(doc) and doc[t.i + 1].lower_ == "up":
+            return True
+    return False
 
 
 FORMER_WORDS = lexicon("first former previous old ex")
@@ -614,6 +637,15 @@ def _read(text: str, speaker: str) -> Clause:
                 c.dep_ == "prep" and any(g.dep_ == "pobj" for g in c.children)
                 for c in (*t.children, *t.head.children)
             )
+        ),
+        per=frozenset(
+            stem(word_form(g))
+            for t in doc
+            if t.dep_ == "prep"
+            and t.lower_ == "for"
+            and (t.head.dep_ == "ROOT" or t.head.like_num or t.head.pos_ == "NUM")
+            for g in t.children
+            if g.dep_ == "pobj" and (g.pos_ in {"NOUN", "PROPN"} or g.tag_ == "VBG")
         ),
         counted=frozenset(
             stem(word_form(t.head)) for t in doc if t.dep_ == "nummod" and t.head.pos_ in {"NOUN", "SYM"}

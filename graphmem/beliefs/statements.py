@@ -24,6 +24,8 @@ def lexicon(text: str) -> frozenset[str]:
 
 
 _SPEAKER = re.compile(r"^\s*([A-Z][\w.'-]{0,40}(?: [A-Z][\w.'-]{0,40})?)\s*:\s+")
+# an aside in brackets after a note's key qualifies the key ("Decision (final): ..." is a decision)
+_KEY_ASIDE = re.compile(r"^(\s*[^:()\n]{1,40}?)\s*\([^()\n]{1,30}\)\s*:(?=\s)")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*|\d+(?:[.,:]\d+)*(?:am|pm|k|m|%)?", re.UNICODE)
 
 FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "i'm", "i've", "i'd", "i'll", "im"})
@@ -146,6 +148,7 @@ def _sentence_starts(body: str) -> list[bool]:
 
 def read_statement(text: str, speaker: str | None = None) -> Statement:
     """Analyse ``text``; first person resolves to ``speaker`` (or a 'Name:' prefix, else 'user')."""
+    text = _KEY_ASIDE.sub(r"\1:", text)
     match = _SPEAKER.match(text)
     body = text[match.end() :] if match else text
     who = (speaker or (match.group(1) if match else None) or "user").lower()

@@ -63,9 +63,14 @@ def similar_rows(
             continue
         asked = np.asarray([probes[i][1] for i in positions], dtype=np.float32)
         scores = (1.0 + _cosines(asked, stored)) / 2.0
+        best = np.argsort(-scores, axis=1, kind="stable")[:, :k]
+        best_scores = np.take_along_axis(scores, best, axis=1)
+        # each floor compared in the scores' own precision, as a scalar comparison would
+        row_floors = np.asarray([floors[i] for i in positions], dtype=scores.dtype)
+        kept = (best_scores >= row_floors[:, None]).tolist()
         for row, i in enumerate(positions):
-            best = np.argsort(-scores[row], kind="stable")[:k]
-            chosen[i] = [(ids[j], float(scores[row, j])) for j in best if scores[row, j] >= floors[i]]
+            rows_of = zip(best[row].tolist(), best_scores[row].tolist(), kept[row], strict=True)
+            chosen[i] = [(ids[j], score) for j, score, keep in rows_of if keep]
     wanted = sorted({memory_id for pairs in chosen.values() for memory_id, _ in pairs})
     details = {}
     if wanted:

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
+_NOT_A_WORD = re.compile(r"[\W_]+")  # what str.isalnum() rejects
+
 
 def text_key(text: str) -> str:
     """The words of a text, case and punctuation aside: texts with equal keys say the same thing
     ("Room 4 has a broken projector." and "ROOM 4 HAS A BROKEN PROJECTOR!"), whatever their cosine."""
-    kept = "".join(c if c.isalnum() else " " for c in text.casefold())
-    return " ".join(kept.split())
+    return " ".join(_NOT_A_WORD.sub(" ", text.casefold()).split())
 
 
 def batch_duplicates(
@@ -32,8 +34,9 @@ def batch_duplicates(
         return owner
     close = (embeddings @ embeddings.T) >= threshold
     if keys is not None:
-        same = np.array([[a == b for b in keys] for a in keys], dtype=bool)
-        close = close | same
+        codes: dict[str, int] = {}
+        code = np.array([codes.setdefault(key, len(codes)) for key in keys])
+        close = close | (code[:, None] == code[None, :])
     for i in range(1, n):
         for j in (int(x) for x in np.flatnonzero(close[i, :i])):
             if owner[j] is None and scopes[j] == scopes[i]:

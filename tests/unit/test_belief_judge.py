@@ -345,3 +345,43 @@ def test_two_things_started_are_two_things() -> None:
 def test_something_new_in_what_someone_else_does_changes_nothing_of_the_subject() -> None:
     old = read_statement("Lina adopted a greyhound called Dash.")
     assert not judge(old, read_statement("The vet told Lina to buy a new harness for Dash."), 0.5).conflict
+
+
+def test_a_past_state_set_in_a_stage_of_life_is_about_the_past() -> None:
+    # "as a kid", "growing up", "in her twenties" anchor a past tense as a date does
+    for old, new in [
+        ("Ravi lives in Pune.", "Ravi lived in Chennai as a kid."),
+        ("Mia is vegetarian.", "Mia ate meat in her twenties."),
+        ("Tom lives in Leeds.", "Tom lived in York growing up."),
+    ]:
+        assert not judge(read_statement(old), read_statement(new), 0.7).conflict, new
+
+
+def test_an_aside_on_a_notes_key_keeps_the_key() -> None:
+    # "Decision (revised):" is a decision, read against the decision it revises
+    old, new = "Decision: the launch venue is Lisbon.", "Decision (revised): the launch venue is Madrid."
+    assert judge(read_statement(old), read_statement(new), 0.8).conflict
+
+
+def test_digits_on_a_code_are_not_a_number_the_two_share() -> None:
+    # "Q3" names which planning day: two cities for it are two values, not one number said twice
+    old, new = "The Q3 planning day is in Leeds.", "The Q3 planning day is in York."
+    assert judge(read_statement(old), read_statement(new), 0.85).conflict
+
+
+def test_a_correction_opener_makes_its_clauses_a_change() -> None:
+    # the clauses lose their punctuation; "Correction:" must still say that what follows corrects
+    old = "The venue holds 250 guests."
+    new = "Correction: it holds 220 guests; the 250 number counted the balcony."
+    assert judge(read_statement(old), read_statement(new), 0.7).conflict
+
+
+def test_numbers_for_different_people_or_things_are_each_their_own() -> None:
+    for old, new in [
+        ("Entry to the museum costs €14 for adults.", "Entry to the museum costs €6 for students."),
+        ("We set aside $20k for hiring.", "We set aside $7k for travel."),
+    ]:
+        assert not judge(read_statement(old), read_statement(new), 0.8).conflict, new
+    # the same one at a new price is a change
+    old, new = "Parking costs £5 for visitors.", "Parking costs £7 for visitors now."
+    assert judge(read_statement(old), read_statement(new), 0.9).conflict

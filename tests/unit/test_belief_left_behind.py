@@ -116,3 +116,29 @@ def test_fragments_without_a_verb_are_read_at_once(text: str) -> None:
         assert judge(read_statement("We pay through Stripe."), read_statement(text), 0.5).reason
     finally:
         signal.alarm(0)
+
+
+def test_a_text_with_no_leaving_word_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # most chat turns leave nothing; parsing each long one cost the write path tens of milliseconds
+    import graphmem.beliefs.left_behind as module
+
+    def no_parse(text: str) -> None:
+        raise AssertionError(f"parsed {text!r}")
+
+    monkeypatch.setattr(module, "parse_doc", no_parse)
+    long_turn = (
+        "Caroline: Hey Mel, good to see you! I finally finished that painting of the lake at dawn, "
+        "the one with the little red boat, and my friends loved it so much."
+    )
+    assert left_behind(long_turn) == ()
+    assert left_behind("My sister works at the bakery on Elm Street.") == ()
+
+
+def test_stopping_what_the_other_names_leaves_it() -> None:
+    assert conflict("I take melatonin to sleep.", "I stopped the melatonin.")
+
+
+def test_someone_who_left_the_company_no_longer_holds_a_role_there() -> None:
+    assert conflict("My team lead is Farah Okoye.", "Farah Okoye left the company in May.")
+    assert conflict("Our CTO is Dev Malhotra.", "Dev Malhotra quit the firm after the acquisition.")
+    assert not conflict("My team lead is Farah Okoye.", "Farah Okoye left the meeting early.")
