@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from graphmem.beliefs.initials import alike_names
 from graphmem.beliefs.left_behind import leaves_its_value, names_the_doer
 from graphmem.beliefs.parse import (
     CHANGE_LEMMAS,
@@ -466,7 +467,7 @@ def _says_again(a: Clause, b: Clause, cosine: float) -> bool:
 def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
     """Decide whether ``old`` and ``new`` cannot both hold (order-independent but for the
     announcements of ``new``: a change it announces, an addition it makes)."""
-    old, new = reported(old), reported(new)
+    old, new = alike_names(reported(old), reported(new))
     if not (old.speaker and new.speaker and old.speaker != new.speaker) and leaves_its_value(old, new):
         return Verdict(True, "leaves the value the other names")  # however long ``new`` runs
     if not (old.atomic and new.atomic):

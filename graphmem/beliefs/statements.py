@@ -74,7 +74,8 @@ SINGLE_VALUED: dict[str, frozenset[str]] = {
 MULTI_VALUED = lexicon(
     "like likes love loves enjoy enjoys enjoyed visited visit has have own owns speak speaks know "
     "knows read reads watched plays play friend friends hobby hobbies went go goes tried bought made "
-    "include includes support supports eat eats collect collects attend attends"
+    "include includes support supports eat eats collect collects attend attends "
+    "freelance freelances volunteer volunteers consult consults contribute contributes"
 )
 VALUE_WORDS = lexicon(
     "red orange yellow green blue purple pink black white grey gray brown monday tuesday wednesday "

@@ -385,3 +385,17 @@ def test_numbers_for_different_people_or_things_are_each_their_own() -> None:
     # the same one at a new price is a change
     old, new = "Parking costs £5 for visitors.", "Parking costs £7 for visitors now."
     assert judge(read_statement(old), read_statement(new), 0.9).conflict
+
+
+def test_a_name_and_its_initials_are_one_value() -> None:
+    # written out in one statement and by its initials in the other, it is the same employer
+    old, new = "Tanvir works for the WHO.", "Tanvir's employer is the World Health Organization."
+    assert not judge(read_statement(old), read_statement(new), 0.7).conflict
+    # another name with other initials is another value
+    old, new = "Tanvir works for the WHO.", "Tanvir works for the Red Cross now."
+    assert judge(read_statement(old), read_statement(new), 0.7).conflict
+
+
+def test_freelance_work_is_done_for_several() -> None:
+    old, new = "I freelance for Le Monde.", "I freelance for Der Spiegel."
+    assert not judge(read_statement(old), read_statement(new), 0.8).conflict
