@@ -296,12 +296,25 @@ def _left_by_its_holder(left: LeftBehind, old: Clause, writer: str) -> bool:
     return _subject_words(left.by) <= _subject_words(old.subject)
 
 
+@lru_cache(maxsize=8192)
+def _word_starts(text: str) -> frozenset[str]:
+    return frozenset(stem(w)[:4] for w in _WORD.findall(text.lower()) if w not in STOPWORDS)
+
+
+def _share_a_word(old: str, new: str) -> bool:
+    """A cheap test before any parse: whether the two texts have a word that starts alike (its
+    first four letters, so "children" meets "child" and "teaching" meets "teacher")."""
+    return not _word_starts(old).isdisjoint(_word_starts(new))
+
+
 def leaves_its_value(old: Statement, new: Statement) -> bool:
     """Whether ``new`` says the value ``old`` states was left or has ended ("I live in Rotterdam" /
     "we left Rotterdam in May, we're in Utrecht now"): a name of it left by whom ``old`` is about,
     or ended of itself. ``old`` must state a current fact of one sentence."""
     if not old.atomic or old.ordered_pair or sentence_count(old.body) > 1:
         return False  # a preference of one thing over another is read as such ("tea rather than coffee")
+    if not _share_a_word(old.body, new.body):
+        return False  # what ``new`` leaves must be named by ``old``: no need to parse ``new``
     lefts = left_behind(new.body, new.speaker)
     if not lefts:  # most statements leave nothing: nothing of ``old`` need be read
         return False
