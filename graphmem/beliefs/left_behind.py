@@ -61,6 +61,8 @@ _NOTE_VERBS = lexicon(
     "retired broke split divorced stopped"
 )
 _BECOMING = lexicon("be get become")
+# phrasal verbs whose object is left: "gave up running", "threw Lorne out", "kicked him out"
+_PUT_AWAY = frozenset({("give", "up"), ("throw", "out"), ("kick", "out")})
 # Every word the readings below start from, as the start of its written forms ("retir" for
 # "retired", "retiring"), and the irregular forms: a text with none of them leaves nothing, and is
 # not parsed (a long chat text costs tens of milliseconds to parse, and most texts name none).
@@ -71,7 +73,7 @@ _TRIGGER_STARTS = sorted(
         for word in LEAVING_VERBS | MOVING_VERBS | ENDED_VERBS | PARTING_VERBS | ENDED_STATES
     }
     | {verb for verb, _ in ENDED_PHRASAL}
-    | {"giv", "break", "part", "instead", "place", *_IRREGULAR_FORMS}
+    | {"giv", "break", "part", "instead", "place", "throw", "threw", "kick", *_IRREGULAR_FORMS}
 )
 _TRIGGER = re.compile(  # a start of three letters or fewer ("go", "die") only with an ending of its own
     r"\b(?:"
@@ -105,8 +107,15 @@ def _phrase(head: Any) -> list[Any]:
     return tokens
 
 
+def _done_with_or_for(act: Any) -> bool:
+    """'stopped running with the club': one way of doing the act, not the act."""
+    return any(c.dep_ == "prep" and c.lower_ in {"with", "for"} for c in act.children)
+
+
 def _left(head: Any, by: str | None, ended: bool = False) -> LeftBehind | None:
     tokens = [t for t in _phrase(head) if t.pos_ in {"PROPN", "NOUN"} and not t.is_stop]
+    if not tokens and head.tag_ == "VBG":  # an act: "retired from teaching", "gave up running"
+        tokens = [head]
     if not tokens:
         return None
     names = frozenset(stem(word_form(t)) for t in tokens if t.pos_ == "PROPN")
@@ -243,8 +252,11 @@ def left_behind(text: str, speaker: str | None = None) -> tuple[LeftBehind, ...]
             continue
         lemma = verb.lemma_.lower()
         particles = {c.lower_ for c in verb.children if c.dep_ in {"prt", "advmod"}}
-        if lemma in LEAVING_VERBS or (lemma == "give" and "up" in particles):
+        if lemma in LEAVING_VERBS or any((lemma, particle) in _PUT_AWAY for particle in particles):
             found += [_left(o, _who(verb, writer)) for o in _objects(verb) if o.dep_ == "dobj"]
+            acts = [c for c in verb.children if c.tag_ == "VBG" and c.dep_ in {"xcomp", "advcl", "dobj"}]
+            acts = [act for act in acts if not _done_with_or_for(act)]
+            found += [_left(act, _who(verb, writer)) for act in acts]
         if lemma in MOVING_VERBS | LEAVING_VERBS:
             found += [_left(o, _who(verb, writer)) for o in _from_phrases(verb)]
         found += [_left(o, _who(verb, writer)) for o in _parting(verb, lemma, particles)]
@@ -334,6 +346,8 @@ def leaves_its_value(old: Statement, new: Statement) -> bool:
         named = left.names & words  # a name the other says ("RabbitMQ"), whatever the parser made of it
         held = named or (left.words & values and left.words <= values)
         held = held or any(names_the_doer(word, values) for word in left.words)  # "left teaching"
+        # the act the stored statement states: "retired from teaching" / "teaches chemistry"
+        held = held or (whole.predicate is not None and stem(whole.predicate) in left.words)
         if held and _left_by_its_holder(left, whole, writer):
             return True
     return False

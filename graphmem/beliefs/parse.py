@@ -237,6 +237,17 @@ def _becomes(root: Any) -> bool:
     return any(c.dep_ in complements and c.lower_ not in HOW_IT_WENT for c in root.children)
 
 
+def _wants_a_thing(token: Any) -> bool:
+    """'wants reminders by email': wanting a thing is a preference held now, not a plan or a wish
+    to do something ('wants to move to Lisbon')."""
+    children = list(token.children)
+    return (
+        token.lemma_.lower() == "want"
+        and any(c.dep_ == "dobj" and c.pos_ in {"NOUN", "PROPN"} for c in children)
+        and not any(c.dep_ in {"xcomp", "ccomp"} for c in children)
+    )
+
+
 def _past_only(doc: Any, root: Any, lower: str, words: set[str]) -> bool:
     """Only about how things were: 'used to', 'previously', or a past state anchored in the past."""
     if words & PRESENT_MARKERS:
@@ -566,7 +577,8 @@ def _read(text: str, speaker: str) -> Clause:
     words = {t.text.lower() for t in doc}
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     hedged = any(t.dep_ == "aux" and t.text.lower() in HEDGE_MODALS for t in doc) or any(
-        t.text.lower() in HEDGE_WORDS and t.pos_ in {"VERB", "ADV", "SCONJ", "ADJ"} for t in doc
+        t.text.lower() in HEDGE_WORDS and t.pos_ in {"VERB", "ADV", "SCONJ", "ADJ"} and not _wants_a_thing(t)
+        for t in doc
     )
     sentence_root = root
     if root is not None and root.lemma_ in FRAMING_VERBS:  # "we decided to use X": the verb is "use"

@@ -142,3 +142,21 @@ def test_someone_who_left_the_company_no_longer_holds_a_role_there() -> None:
     assert conflict("My team lead is Farah Okoye.", "Farah Okoye left the company in May.")
     assert conflict("Our CTO is Dev Malhotra.", "Dev Malhotra quit the firm after the acquisition.")
     assert not conflict("My team lead is Farah Okoye.", "Farah Okoye left the meeting early.")
+
+
+def test_giving_up_the_act_the_other_states_leaves_it() -> None:
+    assert conflict("Nell runs 5k every morning.", "Nell gave up running after the knee injury.")
+    assert conflict("Aurelio teaches maths at a lycée.", "Aurelio retired from teaching in June.")
+    # one way of doing it is not the act; someone else's giving up is theirs
+    assert not conflict("Nell runs 5k every morning.", "Nell's brother gave up running.")
+
+
+def test_throwing_someone_out_leaves_living_with_them() -> None:
+    assert conflict("Priya lives with her partner Sam.", "Priya threw Sam out last week.")
+    assert not conflict("Priya lives with her partner Sam.", "Priya threw a party last week.")
+
+
+def test_wanting_a_thing_is_a_preference_a_change_can_leave() -> None:
+    # "wants reminders by email" is held now (wanting to do something is a plan)
+    old = "User wants invoices by post."
+    assert conflict(old, "User: send invoices by email instead of post from now on")
