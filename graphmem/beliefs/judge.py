@@ -268,7 +268,10 @@ def _object_is_subject(thing: Clause, told: Clause) -> bool:
     "We keep the spare key under the mat")."""
     if not thing.thing or thing.subject is None or told.subject is not None or told.points_back:
         return False
-    return stem(_head(thing.subject)) in told.values
+    if stem(_head(thing.subject)) in told.values:
+        return True
+    # named by its first words: "the invoice export" is "the invoice export job"
+    return any(thing.subject.startswith(f"{m} ") for m in told.mentions if " " in m)
 
 
 def _one_act(a: Clause, b: Clause) -> bool:
