@@ -402,9 +402,8 @@ def test_freelance_work_is_done_for_several() -> None:
 
 
 def test_a_thing_named_by_its_first_words_is_the_same_thing() -> None:
-    # "the invoice export" is "the invoice export job"; "the payroll meeting" is not "the payroll job"
-    old = "The invoice export job runs at 2am."
-    new = "We moved the invoice export to 4am so it doesn't clash with the batch import."
-    assert judge(read_statement(old), read_statement(new), 0.77).conflict
+    # "the report email" is "the report email job"; "the payroll meeting" is not "the payroll job"
+    old, new = "The report email job runs at 7am.", "We moved the report email to 8am."
+    assert judge(read_statement(old), read_statement(new), 0.75).conflict
     old, new = "The payroll job runs at 2am.", "We moved the payroll meeting to 3pm."
     assert not judge(read_statement(old), read_statement(new), 0.62).conflict
