@@ -159,7 +159,6 @@ from graphmem.consolidate.consensus import (
     spread,
     votes,
 )
-from graphmem.consolidate.minor_parts import without_minor_parts
 from graphmem.consolidate.shared_keys import content_words, shared_pairs
 from graphmem.consolidate.strays import without_strays
 from graphmem.store.consolidation import Neighbours, TopicSignals
@@ -218,14 +217,6 @@ class TopicWeights:
     # the four sets: 45 -> 46 of 53 topics, random 8-topic subsets 0.828 -> 0.870; 0.6 the same
     # topics but drops more of their own episodes (184 -> 179 kept)
     stray: float = 0.5
-    # a topic's minor parts go: a part of its modularity split, other than the largest, whose mean
-    # tie to the largest is below this share of the largest's mean tie inside (0: never) ...
-    minor_part: float = 0.4
-    # ... and whose members are tied outside the topic at least this share as strongly as to the
-    # largest part (graphmem.consolidate.minor_parts: two lodger episodes beside five of a
-    # remortgage). Mixed 12-thread dev scopes (bench.topic_mixed, two seeds): coverage 0.760 /
-    # 0.733 -> 0.775 / 0.750, purity 0.939 / 0.928 -> 0.948 / 0.937
-    minor_outside: float = 0.25
 
 
 @dataclass(frozen=True)
@@ -429,12 +420,11 @@ def topic_clusters(
         if shared is not None:
             members = peeled(shared, members, w.shared_peel)
         parts = [
-            without_strays(graph, piece, w.stray, min_size)
+            without_strays(graph, part, w.stray, min_size)
             for group in separated(graph, voted, members, rule)
             for part in (
                 split_oversized(graph, group, max_size) if max_size and len(group) > max_size else [group]
             )
-            for piece in [without_minor_parts(graph, part, w.minor_part, w.minor_outside, min_size)]
         ]
         out.extend(
             Cluster(tuple(sorted(nodes[v] for v in p)))

@@ -105,7 +105,7 @@ def test_a_swim_after_a_shoulder_injury_stays_out_of_the_cycling_topic(  # type:
     distances, time of year) but far more weakly than the rides are to each other: without the
     stray rule it ends in the sportive's semantic memory (four rides and a swim: 80 % from the
     thread); with it the sportive's memory is made of rides alone, and a second run changes nothing."""
-    without = build(ConsolidationSettings(topics=replace(TopicWeights(), stray=0.0, minor_part=0.0)))
+    without = build(ConsolidationSettings(topics=replace(TopicWeights(), stray=0.0)))
     _, loose = _topics(without, sleep_driver, "/user/strays-kept")
     assert any(c["sportive"] >= 3 and c["swim"] for c in loose), loose  # the stray the rule is for
 
