@@ -55,6 +55,14 @@ def entity_keys(texts: Sequence[str]) -> list[tuple[str, ...]]:
 
 def cluster(rows: Sequence[dict[str, Any]], vectors: NDArray[np.float32]) -> dict[str, Any]:
     """Score C1's topics of ``rows`` (date order) with their ``vectors``."""
+    return clusters_of(rows, vectors)[0]
+
+
+def clusters_of(
+    rows: Sequence[dict[str, Any]], vectors: NDArray[np.float32]
+) -> tuple[dict[str, Any], list[list[int]]]:
+    """C1's topics of ``rows`` (date order) with their ``vectors``: the score and each topic's
+    row indices."""
     settings = ConsolidationSettings()
     ids = [f"m{i:04d}" for i in range(len(rows))]
     owner = {entity_key(name) for name in settings.topics.owner}
@@ -78,7 +86,9 @@ def cluster(rows: Sequence[dict[str, Any]], vectors: NDArray[np.float32]) -> dic
         settings.min_cluster,
         settings.max_cluster,
     )
-    return score([c.members for c in found], {i: r["topic"] for i, r in zip(ids, rows, strict=True)})
+    members = [c.members for c in found]
+    scored = score(members, {i: r["topic"] for i, r in zip(ids, rows, strict=True)})
+    return scored, [[int(m[1:]) for m in c] for c in members]
 
 
 def redated(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
