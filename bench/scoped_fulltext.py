@@ -6,8 +6,10 @@ Builds N memories in user scopes of ~1,000 as bench.scale does (vectors cached b
 Neo4j to be quiet, then sends the first round trip of a cached scoped recall
 (``search/cached_recall_start``, as recall sends it: the query's Lucene terms, the best
 ``text_k`` of the index, kept where they lie in the scope, at most 50) for LoCoMo questions,
-with recall's ``text_k`` (100) and larger ones. The index ranks over every scope at once, so a
-scope holding 1 % of the graph keeps about 1 % of the index's best. One JSON line per
+with recall's ``text_k`` (100) and larger ones. Before schema 079 the index ranked over every
+scope at once, so a scope holding 1 % of the graph kept about 1 % of its best; since, a scoped
+recall asks ``memory_text_scoped`` for matches within the scope (run a checkout of an earlier
+commit with ``--built`` on the same graph to compare). One JSON line per
 ``text_k``: candidates kept (median, min, max) and the statement's median milliseconds.
 With ``--built``, the Neo4j of GRAPHMEM_NEO4J_URI already holds bench.scale's N memories.
 """

@@ -1,4 +1,4 @@
-// The first round trip of a scoped recall that the in-process vector cache answers: the graph's revisions of the scopes asked for (a scope whose revision the cache does not know has changed, in this process or another: the cache catches up before it ranks), and the best BM25 matches of $text in those scopes (none when $text is null) with the filters of every candidate and their ranking facts (their cosine comes from the cache). It needs no query vector: it is sent while the query is embedded.
+// The first round trip of a scoped recall that the in-process vector cache answers: the graph's revisions of the scopes asked for (a scope whose revision the cache does not know has changed, in this process or another: the cache catches up before it ranks), and the best BM25 matches of $text in those scopes (none when $text is null; asked of memory_text_scoped when $text_in_scopes, $text then naming the scopes so the index ranks within them) with the filters of every candidate and their ranking facts (their cosine comes from the cache). It needs no query vector: it is sent while the query is embedded.
 // mode: read
 CALL () {
   UNWIND $scopes AS s
@@ -10,7 +10,7 @@ CALL () {
 CALL () {
   WITH $text AS text
   WHERE text IS NOT NULL
-  CALL db.index.fulltext.queryNodes('memory_text', text, {limit: $text_k}) YIELD node AS m, score
+  CALL db.index.fulltext.queryNodes(CASE WHEN $text_in_scopes THEN 'memory_text_scoped' ELSE 'memory_text' END, text, {limit: $text_k}) YIELD node AS m, score
   WHERE m.status IN $statuses
     AND ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
     AND any(s IN $scopes WHERE m.scope = s.path OR m.scope STARTS WITH s.prefix)

@@ -1,4 +1,4 @@
-// Vector and fulltext candidates of a recall in one round trip, with the same filters for both: the ANN top $k, or an exact scan of the scopes when they are too small a share of the graph for $k to reach $min_results of theirs (the ANN index answers before the scope filter) or when they leave fewer than $min_results of it; and the best BM25 matches of $text (none when it is null).
+// Vector and fulltext candidates of a recall in one round trip, with the same filters for both: the ANN top $k, or an exact scan of the scopes when they are too small a share of the graph for $k to reach $min_results of theirs (the ANN index answers before the scope filter) or when they leave fewer than $min_results of it; and the best BM25 matches of $text (none when it is null; asked of memory_text_scoped when $text_in_scopes, $text then naming the scopes so the index ranks within them).
 // mode: read
 CALL {
   UNWIND coalesce($scopes, []) AS s
@@ -46,7 +46,7 @@ CALL {
 CALL {
   WITH exact_first
   WITH exact_first WHERE $text IS NOT NULL
-  CALL db.index.fulltext.queryNodes('memory_text', $text, {limit: $text_k}) YIELD node AS m, score
+  CALL db.index.fulltext.queryNodes(CASE WHEN $text_in_scopes THEN 'memory_text_scoped' ELSE 'memory_text' END, $text, {limit: $text_k}) YIELD node AS m, score
   WHERE m.status IN $statuses
     AND ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
     AND ($categories IS NULL OR any(c IN coalesce(m.categories, []) WHERE c IN $categories))

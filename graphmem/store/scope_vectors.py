@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from graphmem.store.executor import Row, Transaction
+from graphmem.store.fulltext import keyword_params
 from graphmem.store.search import (
     Candidate,
     Expansion,
@@ -134,7 +135,11 @@ def start(tx: Transaction, lucene: str | None, where: SearchFilter, *, text_k: i
     that pass ``where`` (the best ``text_limit`` of the index's ``text_k``; none for None), in one
     round trip that needs no query vector."""
     rows = tx.run(
-        "search/cached_recall_start", text=lucene, text_k=text_k, text_limit=text_limit, **where.params()
+        "search/cached_recall_start",
+        text_k=text_k,
+        text_limit=text_limit,
+        **keyword_params(lucene, where.paths()),
+        **where.params(),
     )
     row = rows[0]
     return Start({str(s): int(r) for s, r in row["revisions"]}, list(row["fulltext"]))

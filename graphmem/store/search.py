@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from graphmem.models import MemoryRecord
 from graphmem.store.executor import QueryExecutor, Row, Transaction
+from graphmem.store.fulltext import keyword_params
 from graphmem.store.memories import cosine_from_index_score
 
 MIN_VISIBLE_STRENGTH = 0.1
@@ -27,6 +28,10 @@ class SearchFilter:
     layers: Sequence[str] | None
     as_of: datetime | None = None
     categories: Sequence[str] | None = None  # X5 domain filter: at least one of them
+
+    def paths(self) -> list[str] | None:
+        """The scope paths asked for; None reads every scope."""
+        return None if self.scopes is None else [p for p, _ in self.scopes]
 
     def params(self) -> dict[str, Any]:
         """The filter as Cypher parameters."""
@@ -256,12 +261,12 @@ class SearchStore:
         rows = tx.run(
             "search/recall_candidates",
             embedding=embedding,
-            text=lucene,
             k=k,
             limit=limit,
             min_results=min_results,
             text_k=text_k,
             text_limit=text_limit,
+            **keyword_params(lucene, where.paths()),
             **where.params(),
         )
         vector: list[Candidate] = []
