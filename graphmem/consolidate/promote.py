@@ -76,7 +76,7 @@ class Promotion:
         lay = self._layering
         s = self._settings
         if seeds is None:
-            seeds = self._store.changed_ids(lay.source_layer, ctx.since, s.page)
+            seeds = self._store.changed_ids(lay.source_layer, ctx.since, s.changed_page)
         if lay.archived:
             near = knn_graph(
                 self._store,
