@@ -148,7 +148,7 @@ class Merging:
                 self._store,
                 ctx,
                 STEP,
-                self._store.changed_ids(layer, ctx.since, s.changed_page),
+                self._store.changed_ids(layer, ctx.since, s.small_page),
                 layer=layer,
                 k=MERGE_NEIGHBOURS,
                 min_cosine=s.merge_cosine,

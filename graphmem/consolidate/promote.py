@@ -76,7 +76,7 @@ class Promotion:
         lay = self._layering
         s = self._settings
         if seeds is None:
-            seeds = self._store.changed_ids(lay.source_layer, ctx.since, s.changed_page)
+            seeds = self._store.changed_ids(lay.source_layer, ctx.since, s.small_page)
         if lay.archived:
             near = knn_graph(
                 self._store,
@@ -130,7 +130,7 @@ class Promotion:
             signals = self._store.topic_signals(
                 ids,
                 "active",
-                s.page,
+                s.small_page,
                 history=s.topic_history,
                 owner_keys=[entity_key(name) for name in s.topics.owner],
             )
