@@ -99,8 +99,9 @@ def choose(a: MemberRow, b: MemberRow, cosine: float) -> tuple[MemberRow, Member
     """(winner, loser) when ``a`` and ``b`` may merge, else None.
 
     The belief judge, which parses both statements, reads only the pairs the word-set gates of
-    :func:`_ranked` let through (all the gates must pass, so their order changes no answer): of
-    the 4,954 pairs C3 weighed on the 50k scale corpus, most differ by more than a word."""
+    :func:`_ranked` let through (all the gates must pass, so their order changes no answer): 12
+    of the 4,943 candidate pairs of the 50k scale corpus reach it, where it read every pair of one
+    time and the same names before (every pair's answer the same, the same 12 merges)."""
     ranked = _ranked(a, b, cosine)
     if ranked is None:
         return None
