@@ -78,7 +78,7 @@ class Consolidator:
         self._schema = Promotion(store, embedder, distiller, s, replace(SCHEMA, eps=s.schema_eps))
         self._archive = Archiving(store, embedder, distiller, s)
         self._summaries = CategorySummaries(store)
-        self._decay = DecayPass(DecayStore(executor), s.page)
+        self._decay = DecayPass(DecayStore(executor), s.small_page)
         self._drift = PriorityDrift(store, s.drift_after_days)
         self._reembed = Reembedding(store, executor, embedder)
         self._flush = flush_conversations

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -143,6 +143,43 @@ def local_knn(ids: list[str], vectors: np.ndarray, k: int, min_cosine: float) ->
     return out
 
 
+def _whole_scopes(
+    store: ConsolidationStore,
+    scopes: list[str],
+    sizes: dict[str, int],
+    budget: int,
+    layer: str,
+    status: str,
+    history: bool,
+) -> Iterator[tuple[str, tuple[list[str], np.ndarray]]]:
+    """Each of ``scopes`` (in their order) with the ids and vectors it holds, read in batches of
+    scopes holding up to ``budget`` memories, the next batch read while the caller ranks this one.
+
+    One read per scope made 50 reads of 1,000 memories of a first nightly at 50k (9 s, C3's
+    exact neighbourhoods 5.5 s beside them): the server streams a batch while Python ranks the last.
+    """
+    batches: list[list[str]] = []
+    held = budget
+    for scope in scopes:
+        if held + sizes.get(scope, 0) > budget:
+            batches.append([])
+            held = 0
+        batches[-1].append(scope)
+        held += sizes.get(scope, 0)
+    empty: tuple[list[str], np.ndarray] = ([], np.zeros((0, 0), dtype=np.float32))
+
+    def read(batch: list[str]) -> dict[str, tuple[list[str], np.ndarray]]:
+        return store.scopes_vectors(batch, layer, status, history)
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        ahead = [pool.submit(read, batch) for batch in batches[:1]]
+        for i, batch in enumerate(batches):
+            found = ahead.pop().result()
+            ahead += [pool.submit(read, nxt) for nxt in batches[i + 1 : i + 2]]
+            for scope in batch:
+                yield scope, found.get(scope, empty)
+
+
 def knn_graph(
     store: ConsolidationStore,
     seeds: Iterable[list[tuple[str, str]]],
@@ -171,17 +208,19 @@ def knn_graph(
     graph = found.graph
     large: list[str] = []
     large_scopes: list[str] = []
+    whole: list[str] = []  # scopes read whole
     for scope in sorted(by_scope):
         size = sizes.get(scope, 0)
         bulk = exact_max < size <= LOCAL_MAX and len(by_scope[scope]) >= bulk_share * size
         if size > exact_max and not bulk:
             large.extend(by_scope[scope])
             large_scopes.append(scope)
-            continue
-        ids, vectors = store.scope_vectors(scope, layer, status, history)
+        else:
+            whole.append(scope)
+    for scope, (ids, vectors) in _whole_scopes(store, whole, sizes, exact_max, layer, status, history):
         if len(ids) < 2:
             continue
-        if bulk:
+        if sizes.get(scope, 0) > exact_max:  # bulk: a large scope where most changed
             graph.update(local_knn(ids, vectors, k, min_cosine))
         else:
             graph.update(exact_knn(ids, vectors, k, min_cosine, range(len(ids))))

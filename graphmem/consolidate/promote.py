@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -75,7 +76,7 @@ class Promotion:
         lay = self._layering
         s = self._settings
         if seeds is None:
-            seeds = self._store.changed_ids(lay.source_layer, ctx.since, s.page)
+            seeds = self._store.changed_ids(lay.source_layer, ctx.since, s.small_page)
         if lay.archived:
             near = knn_graph(
                 self._store,
@@ -129,7 +130,7 @@ class Promotion:
             signals = self._store.topic_signals(
                 ids,
                 "active",
-                s.page,
+                s.small_page,
                 history=s.topic_history,
                 owner_keys=[entity_key(name) for name in s.topics.owner],
             )
@@ -139,15 +140,27 @@ class Promotion:
         else:
             clusters = density_clusters(near.graph, lay.eps, s.min_cluster, s.max_cluster)
         ctx.counts[f"seen_{lay.counter}_clusters"] += len(clusters)
-        for start in range(0, len(clusters), DETAIL_PAGE // 4):
-            page = clusters[start : start + DETAIL_PAGE // 4]
+        pages = [
+            clusters[start : start + DETAIL_PAGE // 4] for start in range(0, len(clusters), DETAIL_PAGE // 4)
+        ]
+
+        def read(page: list[Cluster]) -> dict[str, MemberRow]:
             ids = [m for c in page for m in c.members]
-            rows = self._store.members(
+            return self._store.members(
                 ids, lay.target_layer, "insight" if lay.archived else "cluster", near.vectors
             )
-            self._write(ctx, page, rows)
-            ctx.heartbeat()
-            ctx.progress(lay.step, min(start + len(page), len(clusters)), len(clusters))
+
+        # the next page's members are read while this page is distilled and written: the pages'
+        # clusters share no member, so a write changes nothing the next read returns (a first
+        # nightly at 50k reads 48,000 members in 14 pages while writing 3,461 memories)
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            ahead = [pool.submit(read, page) for page in pages[:1]]
+            for i, page in enumerate(pages):
+                rows = ahead.pop().result()
+                ahead += [pool.submit(read, nxt) for nxt in pages[i + 1 : i + 2]]
+                self._write(ctx, page, rows)
+                ctx.heartbeat()
+                ctx.progress(lay.step, min(sum(map(len, pages[: i + 1])), len(clusters)), len(clusters))
 
     def _write(self, ctx: RunContext, clusters: Sequence[Cluster], rows: dict[str, MemberRow]) -> None:
         lay = self._layering

@@ -43,6 +43,10 @@ class ConsolidationSettings:
     cold_after_days: float = 180.0  # C4: archived and unused this long -> cold
     drift_after_days: float = 30.0  # C6: compare with the snapshot this old
     page: int = 2000  # ids read per page
+    # memories per read where each row is small (the ids changed since the last run, C1's topic
+    # signals, D1's strengths read and written): 25 reads of 2,000 ids took 3-4 s of a first
+    # nightly at 50k, mostly round trips
+    small_page: int = 10_000
     batch: int = 500  # memories per kNN query
     lock_lease: timedelta = timedelta(minutes=10)  # renewed by a heartbeat while a job runs
     watermark_slack: timedelta = timedelta(minutes=15)  # re-read writes that committed late

@@ -161,20 +161,28 @@ class ConsolidationStore:
         rows = self._executor.read("consolidate/layer_size", layer=layer, status=status, history=history)
         return int(rows[0]["n"])
 
-    def scope_vectors(
-        self, scope: str, layer: str, status: str, history: bool = False
-    ) -> tuple[list[str], NDArray[np.float32]]:
-        """Ids and vectors of every memory of ``layer`` and ``status`` in ``scope``.
+    def scopes_vectors(
+        self, scopes: Sequence[str], layer: str, status: str, history: bool = False
+    ) -> dict[str, tuple[list[str], NDArray[np.float32]]]:
+        """Per scope of ``scopes`` (in one read): the ids, in id order, and vectors of every memory
+        of ``layer`` and ``status`` in it (a scope holding none is left out).
 
         With ``history``, memories superseded by a later statement count too (not those merged
         into another or refined by a restatement): the episodes a topic's story is made of.
         """
         rows = self._executor.read(
-            "consolidate/scope_vectors", scope=scope, layer=layer, status=status, history=history
+            "consolidate/scopes_vectors", scopes=list(scopes), layer=layer, status=status, history=history
         )
-        ids = [r["id"] for r in rows]
-        vectors = np.asarray([r["embedding"] for r in rows], dtype=np.float32).reshape(len(rows), -1)
-        return ids, vectors
+        grouped: dict[str, list[Row]] = {}
+        for row in rows:
+            grouped.setdefault(row["scope"], []).append(row)
+        return {
+            scope: (
+                [r["id"] for r in found],
+                np.asarray([r["embedding"] for r in found], dtype=np.float32).reshape(len(found), -1),
+            )
+            for scope, found in grouped.items()
+        }
 
     def topic_signals(
         self,

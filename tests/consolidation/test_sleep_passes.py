@@ -116,6 +116,33 @@ def test_merge_keeps_contradictions_and_scopes_apart(sleeper: Memory, sleep_driv
     )
 
 
+def test_duplicates_merge_in_each_scope_whatever_batch_its_vectors_are_read_in(
+    build, sleep_driver: neo4j.Driver
+) -> None:  # type: ignore[no-untyped-def]
+    from graphmem.consolidate.settings import ConsolidationSettings
+
+    # Small scopes are read whole a batch of scopes at a time (up to exact_scope_max memories a
+    # read): three scopes of three memories each take three reads at a maximum of four.
+    memory = build(ConsolidationSettings(exact_scope_max=4))
+    pairs = {}
+    for user in ("cat", "dan", "eve"):
+        scope = f"/user/{user}"
+        a = memory.remember("I love hiking in the mountains.", scope=scope).memory
+        b = memory.remember("I really love hiking in the mountains!", scope=scope).memory
+        memory.remember("The quarterly report is due on Friday.", scope=scope)
+        pairs[scope] = {a.id, b.id}
+    run = memory.consolidate(["nightly"]).runs[0]
+    assert run.status == "succeeded", run.error
+    rows = cypher(
+        sleep_driver,
+        "MATCH (w:Memory)-[:SUPERSEDES {reason: 'merged'}]->(l:Memory) "
+        "RETURN w.scope AS scope, w.id AS w, l.id AS l, l.scope AS loser_scope",
+    )
+    assert sorted(str(r["scope"]) for r in rows) == sorted(pairs)
+    for r in rows:
+        assert r["loser_scope"] == r["scope"] and {r["w"], r["l"]} == pairs[str(r["scope"])]
+
+
 def test_new_episodes_join_their_existing_semantic_memory(
     sleeper: Memory, sleep_driver: neo4j.Driver, clock: MovableClock
 ) -> None:
