@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from graphmem.store.executor import QueryExecutor, Row
+from graphmem.store.executor import QueryExecutor, Row, Transaction
 from graphmem.store.records import native
 
 
@@ -33,7 +33,12 @@ class JobStore:
 
     def acquire(self, job: str, owner: str, now: datetime, until: datetime) -> JobState | None:
         """Take the job's lock until ``until``; None when another owner holds it."""
-        rows = self._executor.write("jobs/acquire_job_lock", job=job, owner=owner, now=now, until=until)
+
+        def take(tx: Transaction) -> list[Row]:
+            tx.run("jobs/lock_job_node", job=job, now=now)  # holds the node's lock until the end
+            return tx.run("jobs/acquire_job_lock", job=job, owner=owner, now=now, until=until)
+
+        rows = self._executor.write_unit(take, "acquire job lock")
         if not rows:
             return None
         row = native(rows[0])

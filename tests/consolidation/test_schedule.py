@@ -337,3 +337,25 @@ def test_cli_consolidate_prints_each_job(sleeper: Memory, sleep_target: Neo4jTar
     assert "nightly: succeeded" in result.output and "monthly: succeeded" in result.output
     report = CliRunner().invoke(main, ["health-report"], env=env)
     assert report.exit_code == 0 and '"nightly"' in report.output
+
+
+def test_two_processes_taking_a_job_at_once_never_both_hold_it(sleeper: Memory, clock: MovableClock) -> None:
+    # each round, two owners ask for a fresh job's lock at the same moment: exactly one gets it
+    jobs = JobStore(sleeper._executor)
+    now = clock.now()
+    for round_ in range(8):
+        job = f"race-{round_}"
+        gate = threading.Barrier(2)
+        got: dict[str, bool] = {}
+
+        def take(owner: str, job: str, gate: threading.Barrier, got: dict[str, bool]) -> None:
+            gate.wait()
+            got[owner] = jobs.acquire(job, owner, now, now + timedelta(minutes=10)) is not None
+
+        owners = ("host-a:1", "host-b:2")
+        threads = [threading.Thread(target=take, args=(owner, job, gate, got)) for owner in owners]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(got.values()) == [False, True], (round_, got)
