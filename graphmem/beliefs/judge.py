@@ -19,13 +19,13 @@ from graphmem.beliefs.initials import alike_names
 from graphmem.beliefs.left_behind import leaves_its_value, names_the_doer
 from graphmem.beliefs.parse import (
     CHANGE_LEMMAS,
-    CORRECTION,
     ENDING_LEMMAS,
     Clause,
     clause_texts,
     named_words,
     read_clause,
     sentence_count,
+    without_correction,
 )
 from graphmem.beliefs.reported import reported
 from graphmem.beliefs.statements import MULTI_VALUED, Statement
@@ -66,9 +66,7 @@ _IT = re.compile(r"^\W*(?:(?:so|and|but|now)\s+)?it(?:'s|\s)", re.IGNORECASE)
 def _clauses(statement: Statement) -> list[Clause]:
     """The clauses of ``statement``; a later one whose subject points back ("Conference moved
     again, it's 18 November now") is about the subject of the one before it."""
-    body, corrected = statement.body, False
-    while (opener := CORRECTION.match(body)) is not None and body[opener.end() :].strip():
-        body, corrected = body[opener.end() :], True  # the clauses lose their punctuation
+    body, corrected = without_correction(statement.body)  # the clauses lose the opener's punctuation
     texts = clause_texts(body)
     clauses = [read_clause(text, statement.speaker) for text in texts]
     if corrected:  # "Actually, correction: it's 340; the 400 figure was wrong": what follows corrects

@@ -66,14 +66,19 @@ _PUT_AWAY = frozenset({("give", "up"), ("throw", "out"), ("kick", "out")})
 # Every word the readings below start from, as the start of its written forms ("retir" for
 # "retired", "retiring"), and the irregular forms: a text with none of them leaves nothing, and is
 # not parsed (a long chat text costs tens of milliseconds to parse, and most texts name none).
-_IRREGULAR_FORMS = ("left", "sold", "went", "gone", "gave", "broke", "dying")
+_IRREGULAR_FORMS = ("left", "sold", "went", "gone", "gave", "threw", "broke", "dying")
 _TRIGGER_STARTS = sorted(
     {
         word[:-1] if word.endswith("e") and len(word) > 3 else word
-        for word in LEAVING_VERBS | MOVING_VERBS | ENDED_VERBS | PARTING_VERBS | ENDED_STATES
+        for word in LEAVING_VERBS
+        | MOVING_VERBS
+        | ENDED_VERBS
+        | PARTING_VERBS
+        | ENDED_STATES
+        | {verb for verb, _ in ENDED_PHRASAL | _PUT_AWAY}
+        | {"break"}  # "broke up with"
     }
-    | {verb for verb, _ in ENDED_PHRASAL}
-    | {"giv", "break", "part", "instead", "place", "throw", "threw", "kick", *_IRREGULAR_FORMS}
+    | {"part", "instead", "place", *_IRREGULAR_FORMS}  # "Owen and I parted", "instead of", "in place of"
 )
 _TRIGGER = re.compile(  # a start of three letters or fewer ("go", "die") only with an ending of its own
     r"\b(?:"

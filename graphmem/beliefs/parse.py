@@ -548,12 +548,21 @@ CORRECTION = re.compile(
 
 
 @lru_cache(maxsize=8192)  # a stored memory is judged again by every write that finds it similar
+def without_correction(text: str) -> tuple[str, bool]:
+    """``text`` without the correction openers it starts with ("Actually, correction: it's 340"
+    -> "it's 340"), and whether it had one; an opener with nothing after it stays."""
+    corrected = False
+    while (opener := CORRECTION.match(text)) is not None and text[opener.end() :].strip():
+        text, corrected = text[opener.end() :], True
+    return text, corrected
+
+
 def read_clause(text: str, speaker: str | None = None) -> Clause:
     """The clause reading of ``text``; 'I' is ``speaker`` (else 'user'). A diary note's dropped
     first person is put back, and stays unknown when no speaker is named: whoever wrote it."""
-    opener = CORRECTION.match(text)
-    if opener is not None and text[opener.end() :].strip():
-        return replace(read_clause(text[opener.end() :], speaker), change=True)
+    rest, corrected = without_correction(text)
+    if corrected:
+        return replace(read_clause(rest, speaker), change=True)
     named = named_subject(text)
     if named is not None:
         name, nouns, with_pronoun = named

@@ -2,44 +2,18 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import replace
-from datetime import datetime
 
 import neo4j
 
 from graphmem.consolidate.settings import ConsolidationSettings
 from graphmem.consolidate.topics import TopicWeights
-from graphmem.memory import Memory
 from tests.consolidation.conftest import cypher
+from tests.consolidation.threads import DIVING, EXAM, SOURCES, topics_of
 
-EXAM = "Theory exam passed, 46 out of 50; decompression limits were the tricky part."
 # two threads of the dev half of bench/eval/topics4.json, as dated there
 THREADS = {
-    "diving": [
-        (
-            "2026-06-26T09:08:00Z",
-            "Signed up for an open water diving course at the leisure centre: five pool sessions, "
-            "then sea dives.",
-        ),
-        (
-            "2026-06-28T07:47:00Z",
-            "First pool session: learned to clear my mask and breathe from the tank without panicking.",
-        ),
-        (
-            "2026-07-02T10:26:00Z",
-            "Bought my own fins and a mask that fits; the rental one kept leaking round my nose.",
-        ),
-        ("2026-07-27T10:51:00Z", EXAM),
-        (
-            "2026-08-07T15:41:00Z",
-            "Two open water dives at Stoney Cove, visibility about four metres, swam past a sunken bus.",
-        ),
-        (
-            "2026-08-14T16:46:00Z",
-            "My PADI certification card came in the post; planning a dive trip to Malta next spring.",
-        ),
-    ],
+    "diving": DIVING,
     "citizenship": [
         (
             "2026-08-17T17:31:00Z",
@@ -58,26 +32,6 @@ THREADS = {
         ),
     ],
 }
-SOURCES = (
-    "MATCH (s:SemanticMemory {status: 'active', scope: $scope})-[:DERIVED_FROM]->(e:Memory) "
-    "RETURN s.id AS s, e.id AS e ORDER BY s, e"
-)
-
-
-def _topics(memory: Memory, driver: neo4j.Driver, scope: str) -> list[Counter[str]]:
-    """Write the threads in date order, run the nightly job; each semantic memory's sources by
-    thread (the theory exam apart, as 'exam')."""
-    rows = sorted((at, text, thread) for thread, episodes in THREADS.items() for at, text in episodes)
-    label: dict[str, str] = {}
-    for at, text, thread in rows:
-        made = memory.remember(text, scope=scope, occurred_at=datetime.fromisoformat(at))
-        label[made.memory.id] = "exam" if text == EXAM else thread
-    run = memory.consolidate(["nightly"]).runs[0]
-    assert run.status == "succeeded", run.error
-    by_memory: dict[str, Counter[str]] = {}
-    for row in cypher(driver, SOURCES, scope=scope):
-        by_memory.setdefault(str(row["s"]), Counter())[label[str(row["e"])]] += 1
-    return list(by_memory.values())
 
 
 def test_a_diving_theory_exam_stays_out_of_the_citizenship_tests_topic(  # type: ignore[no-untyped-def]
@@ -89,11 +43,11 @@ def test_a_diving_theory_exam_stays_out_of_the_citizenship_tests_topic(  # type:
     episode instead, leaving a memory a third of which is the exam; its strongest tie left out,
     the exam goes and the citizenship memory is the thread's alone. A second run changes nothing."""
     without = build(ConsolidationSettings(topics=replace(TopicWeights(), stray_leave_out=0)))
-    loose = _topics(without, sleep_driver, "/user/stray-pairs-kept")
+    loose = topics_of(without, sleep_driver, "/user/stray-pairs-kept", THREADS, {EXAM: "exam"})
     assert any(c["citizenship"] and c["exam"] for c in loose), loose  # what the rule is for
 
     memory = build(None)
-    found = _topics(memory, sleep_driver, "/user/stray-pairs")
+    found = topics_of(memory, sleep_driver, "/user/stray-pairs", THREADS, {EXAM: "exam"})
     citizenship = [c for c in found if c["citizenship"]]
     assert len(citizenship) == 1 and citizenship[0]["citizenship"] >= 3, found
     assert set(citizenship[0]) == {"citizenship"}, f"the citizenship memory holds {citizenship[0]}"

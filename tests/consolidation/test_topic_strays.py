@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import replace
-from datetime import datetime
 
 import neo4j
 
 from graphmem.consolidate.settings import ConsolidationSettings
 from graphmem.consolidate.topics import TopicWeights
-from graphmem.memory import Memory
 from tests.consolidation.conftest import cypher
+from tests.consolidation.threads import DIVING, SOURCES, topics_of
 
 SWIM = "Back to front crawl for the first time since spring, only 400 metres."
 # three threads of the dev half of bench/eval/topics4.json, as dated there
@@ -49,53 +47,8 @@ THREADS = {
         ("2026-09-01T11:40:00Z", SWIM),
         ("2026-09-02T07:05:00Z", "The physio discharged me; keep the band exercises going twice a week."),
     ],
-    "diving": [
-        (
-            "2026-06-26T09:08:00Z",
-            "Signed up for an open water diving course at the leisure centre: five pool sessions, "
-            "then sea dives.",
-        ),
-        (
-            "2026-06-28T07:47:00Z",
-            "First pool session: learned to clear my mask and breathe from the tank without panicking.",
-        ),
-        (
-            "2026-07-02T10:26:00Z",
-            "Bought my own fins and a mask that fits; the rental one kept leaking round my nose.",
-        ),
-        (
-            "2026-07-27T10:51:00Z",
-            "Theory exam passed, 46 out of 50; decompression limits were the tricky part.",
-        ),
-        (
-            "2026-08-07T15:41:00Z",
-            "Two open water dives at Stoney Cove, visibility about four metres, swam past a sunken bus.",
-        ),
-        (
-            "2026-08-14T16:46:00Z",
-            "My PADI certification card came in the post; planning a dive trip to Malta next spring.",
-        ),
-    ],
+    "diving": DIVING,
 }
-
-
-def _topics(memory: Memory, driver: neo4j.Driver, scope: str) -> tuple[dict[str, str], list[Counter[str]]]:
-    """Write the threads in date order, run the nightly job; each memory's id -> its text, and
-    each semantic memory's sources by thread (the swim apart, as 'swim')."""
-    rows = sorted((at, text, thread) for thread, episodes in THREADS.items() for at, text in episodes)
-    label: dict[str, str] = {}
-    for at, text, thread in rows:
-        made = memory.remember(text, scope=scope, occurred_at=datetime.fromisoformat(at))
-        label[made.memory.id] = "swim" if text == SWIM else thread
-    run = memory.consolidate(["nightly"]).runs[0]
-    assert run.status == "succeeded", run.error
-    found = cypher(
-        driver,
-        "MATCH (s:SemanticMemory {status: 'active', scope: $scope})-[:DERIVED_FROM]->(e:Memory) "
-        "RETURN s.id AS s, collect(e.id) AS sources ORDER BY s",
-        scope=scope,
-    )
-    return label, [Counter(label[str(e)] for e in r["sources"]) for r in found]  # type: ignore[attr-defined]
 
 
 def test_a_swim_after_a_shoulder_injury_stays_out_of_the_cycling_topic(  # type: ignore[no-untyped-def]
@@ -106,28 +59,17 @@ def test_a_swim_after_a_shoulder_injury_stays_out_of_the_cycling_topic(  # type:
     stray rule it ends in the sportive's semantic memory (four rides and a swim: 80 % from the
     thread); with it the sportive's memory is made of rides alone, and a second run changes nothing."""
     without = build(ConsolidationSettings(topics=replace(TopicWeights(), stray=0.0)))
-    _, loose = _topics(without, sleep_driver, "/user/strays-kept")
+    loose = topics_of(without, sleep_driver, "/user/strays-kept", THREADS, {SWIM: "swim"})
     assert any(c["sportive"] >= 3 and c["swim"] for c in loose), loose  # the stray the rule is for
 
     memory = build(None)
-    _, found = _topics(memory, sleep_driver, "/user/strays")
+    found = topics_of(memory, sleep_driver, "/user/strays", THREADS, {SWIM: "swim"})
     sportive = [c for c in found if c["sportive"]]
     assert len(sportive) == 1 and sportive[0]["sportive"] >= 3, found
     assert set(sportive[0]) == {"sportive"}, f"the sportive's memory holds {sportive[0]}"
     assert not any(c["swim"] and c["sportive"] for c in found)
 
-    before = cypher(
-        sleep_driver,
-        "MATCH (s:SemanticMemory {status: 'active', scope: $scope})-[:DERIVED_FROM]->(e:Memory) "
-        "RETURN s.id AS s, e.id AS e ORDER BY s, e",
-        scope="/user/strays",
-    )
+    before = cypher(sleep_driver, SOURCES, scope="/user/strays")
     again = memory.consolidate(["nightly"]).runs[0]
     assert {k: v for k, v in again.counts.items() if v and not k.startswith("seen_")} == {}
-    after = cypher(
-        sleep_driver,
-        "MATCH (s:SemanticMemory {status: 'active', scope: $scope})-[:DERIVED_FROM]->(e:Memory) "
-        "RETURN s.id AS s, e.id AS e ORDER BY s, e",
-        scope="/user/strays",
-    )
-    assert after == before
+    assert cypher(sleep_driver, SOURCES, scope="/user/strays") == before
