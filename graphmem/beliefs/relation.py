@@ -125,8 +125,10 @@ def _announces(clause: Clause, statement: Statement) -> bool:
     now"); not what someone is doing at the moment ("I'm reading Dune now")."""
     if clause.predicate in CHANGE_LEMMAS or CORRECTION.match(statement.body):
         return True  # "Change of plan: we're launching in France first" says how things are now
+    if not clause.change:
+        return False  # before the parse below: a subject-less note would cost two more parses
     root = next((t for t in parse_doc(with_diary_subject(statement.body)) if t.dep_ == "ROOT"), None)
-    return clause.change and (root is None or root.tag_ != "VBG")
+    return root is None or root.tag_ != "VBG"
 
 
 def _held_by_the_same(new: Statement, clause: Clause, stored: Statement) -> Clause | None:
