@@ -10,11 +10,12 @@ user scope, one client. Every fresh process answers the very same questions, so 
 between rounds is the process and the machine, never the work asked.
 
 Per (round, variant), one JSON line: latency p50/p95, the API's CPU per recall (user + system,
-from /proc) split by thread (named by its ``comm`` and its place among the process's threads),
-minor page faults and context switches per recall, the garbage collector's passes if the
-variant reports them, and two references of the machine's own speed taken just before: the CPU
-time of a fixed pure-Python loop and of a fixed MiniLM embedding in this process (so a slower
-host shows as slower references, not as the API's doing), and the hypervisor's steal time.
+from /proc) split by thread (named by its Python thread name, else its ``comm``, and its place
+among the process's threads), minor page faults and context switches per recall, the garbage
+collector's passes and their time (a sitecustomize hook loaded into the API), the hypervisor's
+steal time, and two references of the machine's own speed taken just before
+(bench.scale.host_speed: CPU time of a fixed pure-Python loop and of a MiniLM query embedding in
+this process), so that a slower host shows as slower references, not as the API's doing.
 
 Variants (environment of the API process):
   this        as ``graphmem serve`` runs
@@ -137,23 +138,6 @@ def steal_ticks() -> int:
     return int(Path("/proc/stat").read_text().splitlines()[0].split()[8])
 
 
-def python_reference() -> float:
-    """CPU ms of a fixed pure-Python loop in this process: the host's speed at this moment."""
-    started = time.process_time()
-    total = 0
-    for i in range(300_000):
-        total += i % 7
-    return (time.process_time() - started) * 1000
-
-
-def embedding_reference(embedder: Any, texts: list[str]) -> float:
-    """CPU ms per text of embedding ``texts`` one at a time in this process."""
-    started = time.process_time()
-    for t in texts:
-        embedder.embed([t])
-    return (time.process_time() - started) * 1000 / len(texts)
-
-
 def measure(url: str, warm_up: list[str], queries: list[str], gc_dir: Path) -> dict[str, Any]:
     """Warm the API at ``url`` up, then recall ``queries`` in one scope; latency, CPU and its split."""
     pid = api_pid(url)
@@ -245,10 +229,7 @@ def main() -> None:
         for r in range(args.rounds):
             order = args.variants if r % 2 == 0 else args.variants[::-1]
             for variant in order:
-                references = {
-                    "python_loop_cpu_ms": round(python_reference(), 1),
-                    "embedding_cpu_ms": round(embedding_reference(embedder, queries[:20]), 2),
-                }
+                references = scale.host_speed(embedder)
                 with ExitStack() as servers:
                     url = servers.enter_context(
                         stack.api_server(target, {**stack.OFFLINE_API, **hook_env, **VARIANTS[variant]})

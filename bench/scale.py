@@ -303,12 +303,39 @@ def rest_ingest_compare(urls: dict[str, str], embedder: Embedder, texts: list[st
         )
 
 
+REFERENCE_TEXTS = [f"What did speaker {i} say about the trip to the lake last summer?" for i in range(10)]
+
+
+def host_speed(embedder: Embedder | None = None) -> dict[str, float]:
+    """The machine's speed at this moment, as CPU time of fixed work in this process: a pure-Python
+    loop (ms) and, with ``embedder``, one MiniLM query embedding (ms, the mean of ten). Beside an
+    API's CPU per recall they tell a slower host (both references up too) from a slower API (not):
+    three idle runs of one code measured 10.2 / 18.8 / 13.6 ms of API CPU per recall."""
+    started = time.process_time()
+    total = 0
+    for i in range(300_000):
+        total += i % 7
+    out = {"host_python_loop_cpu_ms": round((time.process_time() - started) * 1000, 2)}
+    if embedder is not None:
+        started = time.process_time()
+        for text in REFERENCE_TEXTS:
+            embedder.embed([text])
+        out["host_embedding_cpu_ms"] = round((time.process_time() - started) * 1000 / len(REFERENCE_TEXTS), 2)
+    return out
+
+
 def recall_latency(
-    urls: dict[str, str], queries: list[str], scope: str | None, clients: int, label: str
+    urls: dict[str, str],
+    queries: list[str],
+    scope: str | None,
+    clients: int,
+    label: str,
+    embedder: Embedder | None = None,
 ) -> None:
     """p50/p95/p99 of REST recall with ``clients`` concurrent clients over ``queries``, through each
     API of ``urls`` (variants: vector cache off/on, or before/after): every client sends each query
-    to all of them in turn, alternating which goes first, so the machine's load weighs on each alike."""
+    to all of them in turn, alternating which goes first, so the machine's load weighs on each alike.
+    Each line carries :func:`host_speed` taken just before (``embedder``: the embedding reference)."""
 
     def run(part: list[str]) -> dict[str, list[float]]:
         out: dict[str, list[float]] = {cache: [] for cache in urls}
@@ -329,6 +356,7 @@ def recall_latency(
         return out
 
     parts = [queries[i::clients] for i in range(clients)]
+    host = host_speed(embedder)
     cpu_before = {cache: api_cpu_ms(url) for cache, url in urls.items()}
     with ThreadPoolExecutor(clients) as pool:
         done = list(pool.map(run, parts))
@@ -348,6 +376,7 @@ def recall_latency(
             api_cpu_ms_per_recall=None
             if before is None or after is None
             else round((after - before) / len(latencies), 2),
+            **host,
         )
 
 
@@ -364,7 +393,13 @@ def warm(urls: dict[str, str], queries: list[str]) -> None:
                 client.post("/v1/recall", json={"query": q})
 
 
-def recall_all(urls: dict[str, str], queries: list[str], per_scope: int, warm_up: int = WARM_UP) -> None:
+def recall_all(
+    urls: dict[str, str],
+    queries: list[str],
+    per_scope: int,
+    warm_up: int = WARM_UP,
+    embedder: Embedder | None = None,
+) -> None:
     """REST recall latency in one user scope and across the whole graph through each API of
     ``urls``, interleaved (after :func:`warm`); ``queries`` holds ``warm_up`` and then four equal
     sets, one for each measurement."""
@@ -372,7 +407,7 @@ def recall_all(urls: dict[str, str], queries: list[str], per_scope: int, warm_up
     sets = iter(queries[warm_up + i * each : warm_up + (i + 1) * each] for i in range(4))
     for scope, label in (("/scale/user0", f"one scope of {per_scope}"), (None, "whole graph")):
         for clients in (1, 10):
-            recall_latency(urls, next(sets), scope, clients, label)
+            recall_latency(urls, next(sets), scope, clients, label, embedder)
 
 
 def main() -> None:
@@ -459,7 +494,7 @@ def main() -> None:
                 warm(urls, queries[: args.warm_up])
                 # Probed with questions none of the measurements asks (the API keeps query vectors).
                 settle(jvm, args.settle, probe_recalls(url, questions[len(queries) :], "/scale/user0"))
-                recall_all(urls, queries, args.n // scopes, args.warm_up)
+                recall_all(urls, queries, args.n // scopes, args.warm_up, embedder)
                 emit(metric="api_rss_mb", when="after recall", rss_mb=rss_mb(os.getpid(), url))
             if sample and args.compare_with is not None:
                 rest_ingest_compare({"before": urls["before"], "after": url}, embedder, sample)
