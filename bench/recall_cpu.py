@@ -20,6 +20,9 @@ this process), so that a slower host shows as slower references, not as the API'
 Variants (environment of the API process):
   this        as ``graphmem serve`` runs
   blas1       OPENBLAS_NUM_THREADS=1 (numpy's matrix products on the calling thread)
+  ort1        one onnxruntime intra-op thread for the query embedding (the hook replaces
+              graphmem.embedding.onnx_minilm.default_threads before the embedder loads)
+  freeze      gc.freeze() after the warm-up: what the warm-up left (caches) out of the passes
 """
 
 from __future__ import annotations
@@ -47,8 +50,11 @@ from graphmem.embedding.factory import create_embedder
 VARIANTS: dict[str, dict[str, str]] = {
     "this": {},
     "blas1": {"OPENBLAS_NUM_THREADS": "1"},
+    "ort1": {"RECALL_CPU_ORT_THREADS": "1"},
+    "freeze": {},  # gc.freeze() after the warm-up (asked of the hook)
 }
 SCOPE = "/scale/user0"
+BLOCK = 50  # recalls per block of the within-process split
 
 # Loaded into each API process (sitecustomize): the garbage collector's passes by generation and
 # the time they took, written to a file beside it every half second for the bench to read.
@@ -65,10 +71,17 @@ def _hook(phase, info):
         _stats["ms"][g] += (time.perf_counter() - _began.pop(g, time.perf_counter())) * 1000
         _stats["collected"][g] += info["collected"]
 gc.callbacks.append(_hook)
+if os.environ.get("RECALL_CPU_ORT_THREADS"):  # the embedder reads default_threads when it loads
+    import graphmem.embedding.onnx_minilm as _onnx
+    _threads = int(os.environ["RECALL_CPU_ORT_THREADS"])
+    _onnx.default_threads = lambda cap=4: _threads
 _out = os.path.join(os.environ["RECALL_CPU_GC_DIR"], f"{os.getpid()}.json")
 def _write():
     while True:
         time.sleep(0.5)
+        if os.path.exists(_out + ".freeze"):  # asked after the warm-up, in the freeze variant
+            gc.freeze()
+            os.remove(_out + ".freeze")
         if os.path.exists(_out + ".count"):  # asked once, after the measurement
             _stats["tracked"] = len(gc.get_objects())
             _stats["names"] = {t.native_id: t.name for t in threading.enumerate()}
@@ -138,18 +151,22 @@ def steal_ticks() -> int:
     return int(Path("/proc/stat").read_text().splitlines()[0].split()[8])
 
 
-def measure(url: str, warm_up: list[str], queries: list[str], gc_dir: Path) -> dict[str, Any]:
+def measure(url: str, warm_up: list[str], queries: list[str], gc_dir: Path, freeze: bool) -> dict[str, Any]:
     """Warm the API at ``url`` up, then recall ``queries`` in one scope; latency, CPU and its split."""
     pid = api_pid(url)
     with httpx.Client(base_url=url, timeout=120) as client:
         for q in warm_up:
             client.post("/v1/recall", json={"query": q, "scope": SCOPE}).raise_for_status()
             client.post("/v1/recall", json={"query": q}).raise_for_status()
+        if freeze:
+            (gc_dir / f"{pid}.json.freeze").touch()
         time.sleep(1.0)
         before, threads_before, steal = process_counters(pid), threads_cpu(pid), steal_ticks()
         gc_before = gc_stats(gc_dir, pid)
-        latencies = []
-        for q in queries:
+        latencies, blocks = [], [before["cpu_ms"]]
+        for i, q in enumerate(queries):
+            if i and i % BLOCK == 0:
+                blocks.append(process_counters(pid)["cpu_ms"])
             t0 = time.perf_counter()
             client.post("/v1/recall", json={"query": q, "scope": SCOPE, "limit": 10}).raise_for_status()
             latencies.append((time.perf_counter() - t0) * 1000)
@@ -172,6 +189,10 @@ def measure(url: str, warm_up: list[str], queries: list[str], gc_dir: Path) -> d
         "p50": round(statistics.median(latencies), 1),
         "p95": round(percentile(latencies, 95), 1),
         "api_cpu_ms_per_recall": round((after["cpu_ms"] - before["cpu_ms"]) / n, 2),
+        # by blocks of BLOCK recalls in order (the last one with the reinforcement after it)
+        "api_cpu_ms_per_recall_by_block": [
+            round((b - a) / BLOCK, 2) for a, b in zip(blocks, [*blocks[1:], after["cpu_ms"]], strict=False)
+        ],
         "threads": len(threads_after),
         "cpu_by_thread": split,
         "minor_faults_per_recall": round((after["minflt"] - before["minflt"]) / n, 1),
@@ -234,7 +255,7 @@ def main() -> None:
                     url = servers.enter_context(
                         stack.api_server(target, {**stack.OFFLINE_API, **hook_env, **VARIANTS[variant]})
                     )
-                    result = measure(url, warm_up, queries, hook_dir)
+                    result = measure(url, warm_up, queries, hook_dir, variant == "freeze")
                 emit(metric="recall_cpu", round=r, variant=variant, n=args.n, **references, **result)
 
 
