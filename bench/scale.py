@@ -434,6 +434,13 @@ def main() -> None:
     )
     parser.add_argument("--ingest-only", action="store_true", help="skip the recall measurements")
     parser.add_argument(
+        "--again",
+        action="store_true",
+        help="measure one-scope recall with 1 client once more after the others, with questions of its "
+        "own: a drift within the run (API CPU per recall 1.84 / 1.67 / 1.30 / 1.03 times another run's, "
+        "in the order measured, in session 25) shows as a first and a last that differ",
+    )
+    parser.add_argument(
         "--settle",
         type=float,
         default=SETTLE_SECONDS,
@@ -454,9 +461,10 @@ def main() -> None:
     bulk, sample = texts[: args.n], texts[args.n :]
     questions = [str(item["question"]) for _, item in locomo.questions(locomo.load())]
     random.Random(7).shuffle(questions)
+    sets = 5 if args.again else 4
     queries = questions[: args.warm_up + 4 * args.queries]
-    if len(queries) < args.warm_up + 4 * args.queries:
-        most = (len(questions) - args.warm_up) // 4
+    if len(questions) < args.warm_up + sets * args.queries:
+        most = (len(questions) - args.warm_up) // sets
         parser.error(f"--queries: at most {most} distinct LoCoMo questions per measurement")
     embedder = create_embedder("onnx")
     embedder.embed(["warm up"])
@@ -493,8 +501,14 @@ def main() -> None:
             if not args.ingest_only:
                 warm(urls, queries[: args.warm_up])
                 # Probed with questions none of the measurements asks (the API keeps query vectors).
-                settle(jvm, args.settle, probe_recalls(url, questions[len(queries) :], "/scale/user0"))
+                # The last --queries questions are kept for --again; the probes take the rest.
+                again = questions[-args.queries :] if args.again else []
+                probes = questions[len(queries) : len(questions) - len(again)]
+                settle(jvm, args.settle, probe_recalls(url, probes, "/scale/user0"))
                 recall_all(urls, queries, args.n // scopes, args.warm_up, embedder)
+                if again:
+                    label = f"one scope of {args.n // scopes}, again"
+                    recall_latency(urls, again, "/scale/user0", 1, label, embedder)
                 emit(metric="api_rss_mb", when="after recall", rss_mb=rss_mb(os.getpid(), url))
             if sample and args.compare_with is not None:
                 rest_ingest_compare({"before": urls["before"], "after": url}, embedder, sample)
