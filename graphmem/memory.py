@@ -17,6 +17,7 @@ from graphmem.agenda.profile import DEFAULT_PROFILE_CHARS, ProfileBuilder
 from graphmem.agenda.triggers import DEFAULT_DUE_WINDOW_DAYS, TriggerLinking, TriggerStore
 from graphmem.agents.models import AgentQuery, CypherResult
 from graphmem.agents.readonly import DEFAULT_ROW_LIMIT, DEFAULT_TIMEOUT_SECONDS, ReadOnlyCypher
+from graphmem.beliefs.change_cue import ChangeCue
 from graphmem.beliefs.relation import RelationJudge
 from graphmem.beliefs.resolver import BeliefChecker, BeliefSettings
 from graphmem.beliefs.statements import speaker_in
@@ -141,7 +142,7 @@ class Memory:
         self._feedback = FeedbackLoop(dynamics)
         self._reinforcer = RetrievalReinforcer(dynamics, clock)
         self._episodes = episodes
-        checker = BeliefChecker(self._llm, beliefs, RelationJudge(embedder))
+        checker = BeliefChecker(self._llm, beliefs, RelationJudge(embedder), ChangeCue(embedder))
         self._trigger_linking = TriggerLinking()
         linkers: list[GraphLinker] = [
             # Offline entity extraction on the write path (no model call per write); with a model

@@ -63,6 +63,11 @@ class Verdict:
 _IT = re.compile(r"^\W*(?:(?:so|and|but|now)\s+)?it(?:'s|\s)", re.IGNORECASE)
 
 
+def clauses_of(statement: Statement) -> list[Clause]:
+    """The clauses of ``statement`` as the judge reads them (see :func:`_clauses`)."""
+    return _clauses(statement)
+
+
 def _clauses(statement: Statement) -> list[Clause]:
     """The clauses of ``statement``; a later one whose subject points back ("Conference moved
     again, it's 18 November now") is about the subject of the one before it."""

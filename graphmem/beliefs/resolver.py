@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from graphmem.beliefs.change_cue import ChangeCue, Kept
 from graphmem.beliefs.judge import judge_in_time
 from graphmem.beliefs.plan import BeliefAction, BeliefPlan
 from graphmem.beliefs.relation import Candidate, RelationJudge, announces_named_change
@@ -65,11 +66,16 @@ class BeliefChecker:
     """Decides which stored memories a new statement replaces."""
 
     def __init__(
-        self, llm: LLM, settings: BeliefSettings | None = None, relations: RelationJudge | None = None
+        self,
+        llm: LLM,
+        settings: BeliefSettings | None = None,
+        relations: RelationJudge | None = None,
+        cue: ChangeCue | None = None,
     ) -> None:
         self._llm = llm
         self._settings = settings or BeliefSettings()
         self._relations = relations
+        self._cue = cue
 
     @property
     def min_cosine(self) -> float:
@@ -82,36 +88,70 @@ class BeliefChecker:
             return min(self.min_cosine, self._settings.relation_min_cosine)
         return self.min_cosine
 
-    def offline(self, new: Statement, occurred_at: datetime, neighbours: Sequence[Neighbour]) -> BeliefPlan:
+    def offline(
+        self,
+        new: Statement,
+        occurred_at: datetime,
+        neighbours: Sequence[Neighbour],
+        vector: Sequence[float] | None = None,
+    ) -> BeliefPlan:
         """The deterministic plan: 'update' for each neighbour the judge finds in conflict; when
         none, the one whose relation a named change replaces, or else the one a change without a
-        name is clearly most like (beliefs/relation.py)."""
+        name is clearly most like (beliefs/relation.py), or else, when the new statement's vector
+        reads as news of a change, the earlier one it is clearly most like (beliefs/change_cue.py)."""
         actions = []
+        kept: list[Kept] = []
         for n in neighbours:
             if n.cosine < self._settings.fallback_min_cosine:
                 continue
             verdict = judge_in_time(n.statement, n.occurred_at, new, occurred_at, n.cosine)
             if verdict.conflict:
                 actions.append(BeliefAction(memory_id=n.id, action="update", reason=verdict.reason))
-        if not actions and self._relations is not None:
+            else:
+                kept.append(Kept(n.id, n.statement, n.cosine, n.occurred_at <= occurred_at, verdict.reason))
+        if actions:
+            return BeliefPlan(actions=actions, insert_new=True)
+        replaced, reason = self._unnamed(new, occurred_at, neighbours, vector, kept)
+        if replaced is not None:
+            actions.append(BeliefAction(memory_id=replaced, action="update", reason=reason))
+        return BeliefPlan(actions=actions, insert_new=True)
+
+    def _unnamed(
+        self,
+        new: Statement,
+        occurred_at: datetime,
+        neighbours: Sequence[Neighbour],
+        vector: Sequence[float] | None,
+        kept: Sequence[Kept],
+    ) -> tuple[str | None, str]:
+        """The stored statement a change replaces that the judge found in conflict with none."""
+        if self._relations is not None:
             earlier = [
                 (Candidate(n.id, n.statement), n.cosine) for n in neighbours if n.occurred_at <= occurred_at
             ]
             replaced = self._relations.replaced(new, [c for c, _ in earlier])
-            reason = "the same relation with a new name"
-            if replaced is None:
-                replaced = self._relations.closest_change(new, earlier)
-                reason = "a change of what it is most like"
             if replaced is not None:
-                actions.append(BeliefAction(memory_id=replaced, action="update", reason=reason))
-        return BeliefPlan(actions=actions, insert_new=True)
+                return replaced, "the same relation with a new name"
+            replaced = self._relations.closest_change(new, earlier)
+            if replaced is not None:
+                return replaced, "a change of what it is most like"
+        if self._cue is not None and vector is not None:
+            replaced = self._cue.replaced(new, vector, kept)
+            if replaced is not None:
+                return replaced, "reads as a change of what it is most like"
+        return None, ""
 
     def plan(
-        self, text: str, new: Statement, occurred_at: datetime, neighbours: Sequence[Neighbour]
+        self,
+        text: str,
+        new: Statement,
+        occurred_at: datetime,
+        neighbours: Sequence[Neighbour],
+        vector: Sequence[float] | None = None,
     ) -> tuple[BeliefPlan, Usage]:
-        """The plan for ``text`` (``new`` is how the write path read it, speaker and all); asks the
-        LLM when one is configured and something is worth asking."""
-        offline = self.offline(new, occurred_at, neighbours)
+        """The plan for ``text`` (``new`` is how the write path read it, speaker and all;
+        ``vector`` its embedding); asks the LLM when one is configured and something is worth asking."""
+        offline = self.offline(new, occurred_at, neighbours, vector)
         flagged = set(offline.replaced())
         ask = [n for n in neighbours if n.cosine >= self._settings.llm_min_cosine or n.id in flagged]
         if not self._llm.available or not ask:

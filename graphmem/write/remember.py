@@ -298,6 +298,7 @@ class RememberPipeline:
             draft.statement,
             draft.occurred_at,
             [Neighbour(n.id, n.text, n.cosine, n.occurred_at, n.strength, stored[n.id]) for n in found],
+            draft.embedding,
         )
         draft.llm_calls += usage.calls
         replaced = plan.replaced()
