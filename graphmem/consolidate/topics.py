@@ -135,6 +135,25 @@ halves 45 -> 46 of 53 (topics4 6 -> 7), never lower at any of 16 nearby weights
 (graphmem.consolidate.strays). The four dev halves in one scope (86 threads): 0.38 -> 0.43,
 purity 0.84 -> 0.87; threads of one domain from different sets chain there (two weddings, a
 root canal and a dental bridge), a sign that the weights hold for a scope of a few dozen topics.
+
+Session 26: a sparse thread's nearest episodes by vector are often other threads' (a dog's
+rescue, vet and new bed beside a parrot's and a cat's), so ranked among every memory its own
+episodes get little of the nearness bonus and no topic takes them. The memories the first pass
+left are clustered again among themselves (``leftover_agreement``): each one's nearest ranked
+among those left (C1 reads 15 nearest a memory; the first pass takes 5), 0.9 of the runs agreeing,
+and only members sharing a key with another kept (a leftover pair and a stray phrased alike were
+most of what a plain second pass added). On 12-thread scopes drawn from all four dev halves
+(``bench.topic_mixed``, seeds 7 / 8) coverage 0.762 / 0.746 -> 0.790 / 0.767, purity 0.938 / 0.932
+-> 0.930 / 0.924, noise clustered 0.15 / 0.20 -> 0.17 / 0.20 a subset; the dev halves whole keep
+47 of 53 (topics purity 0.981 -> 0.967: a book-club pair with a birthday episode); planted ARI
+offline 0.957 -> 0.959 (967 -> 987 clustered). At 9 nearby weights the dev halves equal the one-pass
+numbers and the mixed coverage is higher on both seeds at all 9. A plain second pass (0.5 of the
+runs, no key rule) covered more (0.812 / 0.788) at purity 0.904 / 0.893 and 0.47 / 0.55 noise
+memories a subset; ranking by the first pass's nearest (not among those left) 0.777 / 0.769.
+Measured and not kept: a group split into its modularity parts when each part has its own rare
+entity and none is shared across, whatever their cosine (3 of 47 candidate splits on the mixed
+scopes qualified, no change); soft matching of content words by MiniLM word vectors (a pair's
+same-thread AUC 0.64 against the cosine's 0.89).
 """
 
 from __future__ import annotations
