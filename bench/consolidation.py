@@ -314,6 +314,12 @@ def main() -> None:
         action="store_true",
         help="time the nightly run without C1's stray rule too (TopicWeights.stray 0), beside it",
     )
+    parser.add_argument(
+        "--leftover-before-after",
+        action="store_true",
+        help="time the nightly run without C1's second pass over the memories no topic took too "
+        "(TopicWeights.leftover_agreement 0), beside it",
+    )
     args = parser.parse_args()
     embedder = create_embedder("onnx")
     if not args.skip_planted:
@@ -339,6 +345,9 @@ def main() -> None:
         if args.stray_before_after:  # as before session 24: a topic's weakest member always stays
             kept = ConsolidationSettings(topics=replace(TopicWeights(), stray=0.0))
             variants = {"no_stray_rule": kept, **variants}
+        if args.leftover_before_after:  # as before session 26: one pass
+            one_pass = ConsolidationSettings(topics=replace(TopicWeights(), leftover_agreement=0.0))
+            variants = {"no_leftover_pass": one_pass, **variants}
         scale(embedder, sizes, args.per_scope, variants)
 
 

@@ -21,7 +21,7 @@ from graphmem.consolidate.context import RunContext
 from graphmem.consolidate.distil import Distillation, Distiller, Kind, Member
 from graphmem.consolidate.neighbourhood import knn_graph, shared_knn
 from graphmem.consolidate.settings import ConsolidationSettings
-from graphmem.consolidate.topics import topic_clusters
+from graphmem.consolidate.topics import nearest, topic_clusters, topic_nodes
 from graphmem.embedding.base import Embedder, blend
 from graphmem.entities.names import entity_key
 from graphmem.store.consolidation import ConsolidationStore, DerivedMemory, MemberRow, SourceLink
@@ -99,7 +99,7 @@ class Promotion:
                 lay.step,
                 seeds,
                 layer=lay.source_layer,
-                k=s.topics.neighbours,
+                k=max(s.topics.neighbours, s.neighbours),  # C1's second pass ranks among the rest
                 min_cosine=s.topic_min_cosine,
                 read_k=s.neighbours,
                 read_min_cosine=s.topic_min_cosine,
@@ -126,7 +126,7 @@ class Promotion:
                 bulk_share=s.bulk_share,
             )
         if lay.topics:
-            ids = sorted(set(near.graph) | {b for found in near.graph.values() for b, _ in found})
+            ids = topic_nodes(nearest(near.graph, s.topics))
             signals = self._store.topic_signals(
                 ids,
                 "active",

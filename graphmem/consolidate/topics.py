@@ -135,13 +135,32 @@ halves 45 -> 46 of 53 (topics4 6 -> 7), never lower at any of 16 nearby weights
 (graphmem.consolidate.strays). The four dev halves in one scope (86 threads): 0.38 -> 0.43,
 purity 0.84 -> 0.87; threads of one domain from different sets chain there (two weddings, a
 root canal and a dental bridge), a sign that the weights hold for a scope of a few dozen topics.
+
+Session 26: a sparse thread's nearest episodes by vector are often other threads' (a dog's
+rescue, vet and new bed beside a parrot's and a cat's), so ranked among every memory its own
+episodes get little of the nearness bonus and no topic takes them. The memories the first pass
+left are clustered again among themselves (``leftover_agreement``): each one's nearest ranked
+among those left (C1 reads 15 nearest a memory; the first pass takes 5), 0.9 of the runs agreeing,
+and only members sharing a key with another kept (a leftover pair and a stray phrased alike were
+most of what a plain second pass added). On 12-thread scopes drawn from all four dev halves
+(``bench.topic_mixed``, seeds 7 / 8) coverage 0.762 / 0.746 -> 0.790 / 0.767, purity 0.938 / 0.932
+-> 0.930 / 0.924, noise clustered 0.15 / 0.20 -> 0.17 / 0.20 a subset; the dev halves whole keep
+47 of 53 (topics purity 0.981 -> 0.967: a book-club pair with a birthday episode); planted ARI
+offline 0.957 -> 0.959 (967 -> 987 clustered). At 9 nearby weights the dev halves equal the one-pass
+numbers and the mixed coverage is higher on both seeds at all 9. A plain second pass (0.5 of the
+runs, no key rule) covered more (0.812 / 0.788) at purity 0.904 / 0.893 and 0.47 / 0.55 noise
+memories a subset; ranking by the first pass's nearest (not among those left) 0.777 / 0.769.
+Measured and not kept: a group split into its modularity parts when each part has its own rare
+entity and none is shared across, whatever their cosine (3 of 47 candidate splits on the mixed
+scopes qualified, no change); soft matching of content words by MiniLM word vectors (a pair's
+same-thread AUC 0.64 against the cosine's 0.89).
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import igraph as ig
@@ -222,6 +241,13 @@ class TopicWeights:
     # halves 46 -> 47 of 53; mixed 12-thread dev scopes (bench.topic_mixed) 0.760 / 0.733 -> 0.762 /
     # 0.746; planted ARI (offline) 0.962 -> 0.957 (graphmem.consolidate.strays)
     stray_leave_out: int = 1
+    # The memories no topic took are clustered again among themselves, their nearest by vector
+    # ranked among those left (a sparse thread's nearest were other threads' episodes, so it got
+    # no nearness bonus), with this share of the runs agreeing (0: no second pass) and only the
+    # members that share a key (a rare entity or word, or NEXT) with another member kept.
+    # Mixed 12-thread dev scopes (bench.topic_mixed, seeds 7 / 8): coverage 0.762 / 0.746 ->
+    # 0.790 / 0.767, purity 0.938 / 0.932 -> 0.930 / 0.924; dev halves unchanged (47 of 53)
+    leftover_agreement: float = 0.9
 
 
 @dataclass(frozen=True)
@@ -245,6 +271,11 @@ class PairSignals:
             for node in nodes:
                 out[node].append(key)
         return out
+
+    def keyed(self, members: Sequence[int]) -> list[int]:
+        """``members`` that share a key (a rare entity or word, or NEXT) with another of them."""
+        inside = Counter(key for node in members for key in self.keys_of.get(node, ()))
+        return [v for v in members if any(inside[key] >= 2 for key in self.keys_of.get(v, ()))]
 
     def story(self, members: Sequence[int], share: float) -> bool:
         """Whether ``members`` share a key (a rare entity or word, or NEXT) mostly their own: held
@@ -372,7 +403,46 @@ def topic_clusters(
     ``resolution_spread``); two memories share a topic when at least ``agreement`` of the runs put
     them together, and a topic is a connected group of such pairs in which each member has at
     least ``core`` of them (the k-core).
+
+    Then the memories no topic took are clustered again among themselves (``leftover_agreement``,
+    see ``TopicWeights``): their nearest by vector are ranked among those left, from each memory's
+    list in ``neighbours`` (read wider than ``w.neighbours``: the first pass takes the first ones).
     """
+    near = nearest(neighbours, w)
+    found = _topics(near, vectors, signals, w, min_size, max_size, keyed=False)
+    if not w.leftover_agreement:
+        return found
+    known = set(topic_nodes(near))
+    taken = {m for c in found for m in c.members}
+    left = {
+        a: [(b, c) for b, c in neighbours[a] if b != a and b in known and b not in taken][: w.neighbours]
+        for a in near
+        if a not in taken
+    }
+    again = replace(w, agreement=w.leftover_agreement)
+    return found + _topics(left, vectors, signals, again, min_size, max_size, keyed=True)
+
+
+def nearest(neighbours: Neighbours, w: TopicWeights) -> Neighbours:
+    """Each memory's ``w.neighbours`` nearest (of a wider list, best first)."""
+    return {a: [(b, c) for b, c in found if b != a][: w.neighbours] for a, found in neighbours.items()}
+
+
+def topic_nodes(neighbours: Neighbours) -> list[str]:
+    """The memories a neighbourhood names (its memories and their neighbours), sorted."""
+    return sorted(set(neighbours) | {b for found in neighbours.values() for b, _ in found})
+
+
+def _topics(
+    neighbours: Neighbours,
+    vectors: Mapping[str, NDArray[np.float32]],
+    signals: TopicSignals,
+    w: TopicWeights,
+    min_size: int,
+    max_size: int,
+    keyed: bool,
+) -> list[Cluster]:
+    """One pass of ``topic_clusters``; ``keyed``: only members sharing a key with another stay."""
     nodes, pair_signals = topic_similarities(neighbours, vectors, signals, w)
     n = len(nodes)
     pairs = pair_signals.pairs
@@ -431,6 +501,8 @@ def topic_clusters(
                 split_oversized(graph, group, max_size) if max_size and len(group) > max_size else [group]
             )
         ]
+        if keyed:
+            parts = [pair_signals.keyed(p) for p in parts]
         out.extend(
             Cluster(tuple(sorted(nodes[v] for v in p)))
             for p in parts
