@@ -46,13 +46,19 @@ def test_no_pair_the_judge_finds_in_conflict_is_turned_away() -> None:
     assert conflicts > 500
 
 
-def test_a_question_or_a_text_of_several_sentences_does_not_reach_the_judge() -> None:
+def test_a_question_or_a_long_turn_of_chat_does_not_reach_the_judge() -> None:
     fact = gate_of(read_statement("I live in Paris."))
     assert may_conflict(fact, gate_of(read_statement("I moved to Berlin last month.")))
     assert not may_conflict(fact, gate_of(read_statement("Do you live in Berlin?")))
-    long = gate_of(read_statement("We went hiking on Sunday. The views were great, and we saw deer."))
-    assert not may_conflict(long, fact)
-    assert not may_conflict(fact, long)
+    chat = gate_of(
+        read_statement(
+            "Caroline: Thanks so much for asking! The support group was really helpful and I got to "
+            "meet a lot of people who really get what I am talking about, it was amazing and so "
+            "encouraging for me this week."
+        )
+    )
+    assert not may_conflict(chat, fact)
+    assert not may_conflict(fact, chat)
 
 
 def test_the_array_gate_answers_as_the_gate_in_either_order() -> None:
