@@ -20,7 +20,7 @@ def _initials(run: str) -> str:
 
 
 @lru_cache(maxsize=8192)
-def _written(text: str) -> tuple[frozenset[str], frozenset[str]]:
+def written_initials(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """(the initials ``text`` writes, the initials of the names it writes out)."""
     return frozenset(_INITIALS.findall(text)), frozenset(_initials(m) for m in _RUN.findall(text))
 
@@ -38,8 +38,8 @@ def _shortened(text: str, initials: frozenset[str]) -> str:
 def alike_names(old: Statement, new: Statement) -> tuple[Statement, Statement]:
     """``old`` and ``new``, each read again with a name the other gives by its initials written by
     them; the statements themselves when neither does (most pairs: two look-ups)."""
-    old_short, old_long = _written(old.body)
-    new_short, new_long = _written(new.body)
+    old_short, old_long = written_initials(old.body)
+    new_short, new_long = written_initials(new.body)
     if new_short & old_long:
         old = read_statement(_shortened(old.body, new_short), old.speaker)
     if old_short & new_long:

@@ -241,10 +241,16 @@ def _read_doc(text: str) -> Any:
     return doc
 
 
+def may_leave_something(text: str) -> bool:
+    """A cheap test before any parse: False when :func:`left_behind` finds nothing in ``text``
+    whatever its parse (a question, or no word that a leaving or ending starts with)."""
+    return "?" not in text and _TRIGGER.search(text) is not None
+
+
 @lru_cache(maxsize=4096)
 def left_behind(text: str, speaker: str | None = None) -> tuple[LeftBehind, ...]:
     """The values ``text`` says were left or ended, in order; () when it names none."""
-    if "?" in text or not _TRIGGER.search(text):
+    if not may_leave_something(text):
         return ()
     writer = (speaker or "user").lower()
     doc = _read_doc(text)

@@ -336,9 +336,9 @@ def unique_mentions(mentions: Sequence[EntityMention]) -> list[EntityMention]:
     return list(by_key.values())
 
 
-def _parse_ahead(texts: Sequence[str]) -> None:
+def parse_ahead(texts: Sequence[str]) -> None:
     """Parse the texts' bodies in one batch (a text costs half what it does alone), into the
-    cache :func:`extract_entities` reads."""
+    cache :func:`extract_entities` reads (and the belief check: see graphmem.language)."""
     bodies = [speaker_prefix(t)[1] for t in texts]
     with contextlib.suppress(RuntimeSetupError):  # extract_entities says so, and judges without it
         parse_docs(b for b in bodies if len(_tokens(b)) <= MAX_ATOMIC_WORDS)
@@ -402,7 +402,7 @@ class EntityExtractor:
         if len(who) != len(texts):
             raise ValueError("give one speaker (or None) per text")
         if not self._llm.available:
-            _parse_ahead(texts)
+            parse_ahead(texts)
             return [extract_entities(t, s) for t, s in zip(texts, who, strict=True)], Usage()
         results: list[list[EntityMention]] = []
         usage = Usage()
@@ -417,7 +417,7 @@ class EntityExtractor:
     def _ask(
         self, texts: list[str], speakers: list[str | None], offset: int
     ) -> tuple[list[list[EntityMention]], Usage]:
-        _parse_ahead(texts)
+        parse_ahead(texts)
         offline = [extract_entities(t, s) for t, s in zip(texts, speakers, strict=True)]
         try:
             reply = self._llm.structured(

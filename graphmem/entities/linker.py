@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from graphmem.clock import Clock, SystemClock
 from graphmem.embedding.base import Embedder
 from graphmem.embedding.kept import KeptVectors
-from graphmem.entities.extract import DEFAULT_TEXTS_PER_CALL, EntityExtractor, EntityMention
+from graphmem.entities.extract import DEFAULT_TEXTS_PER_CALL, EntityExtractor, EntityMention, parse_ahead
 from graphmem.entities.names import entity_key, group_id_for_scope
 from graphmem.entities.resolve import KnownEntity, Resolution, ResolveSettings, resolve_mentions
 from graphmem.llm.base import LLM, Usage
@@ -83,6 +83,11 @@ class EntityLinker:
         mentions, usage = self._extractor.extract_batch(texts, [m[3] for m in memories])
         extracted = [(m[0], m[2], found) for m, found in zip(memories, mentions, strict=True)]
         return self.plan_mentions(extracted, tx), usage
+
+    @staticmethod
+    def read_ahead(texts: Sequence[str]) -> None:
+        """Parse what :meth:`plan` will read of ``texts`` (spaCy, cached), before it is asked."""
+        parse_ahead(texts)
 
     def plan_mentions(
         self, found: Sequence[tuple[str, str, Sequence[EntityMention]]], tx: Transaction | None = None

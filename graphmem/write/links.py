@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from graphmem.decisions.recorder import DecisionRecorder
@@ -25,6 +26,11 @@ class EntityLinking:
         return self._linker.plan(
             [(m.id, m.text, m.scope, s) for m, s in zip(memories, speakers, strict=True)], tx
         )
+
+    def read_ahead(self, texts: Sequence[tuple[str, datetime]]) -> None:
+        """Parse the texts as entity extraction reads them, beside the embedding (outside the
+        transaction; the belief check's reading of a text that leaves something finds them too)."""
+        self._linker.read_ahead([text for text, _ in texts])
 
     def write(self, tx: Transaction, rows: list[dict[str, Any]]) -> None:
         """MERGE the entities and MENTIONS edges."""

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from graphmem.beliefs.gate import gate_of, may_conflict_pairs
 from graphmem.beliefs.judge import judge_in_time
 from graphmem.beliefs.refine import refines
 from graphmem.beliefs.resolver import BeliefChecker, Neighbour
@@ -350,10 +351,8 @@ class RememberPipeline:
         # them cost about a third of a second), then only the close pairs of one scope, in order.
         block = vectors[[d.index for d in fresh]]
         cosines = block @ block.T
-        for a_pos, b_pos in np.argwhere(np.triu(cosines >= self._beliefs.min_cosine, k=1)):
-            a, b = fresh[int(a_pos)], fresh[int(b_pos)]
-            if a.scope != b.scope:
-                continue
+        for a_pos, b_pos in _judged_pairs(fresh, cosines >= self._beliefs.min_cosine):
+            a, b = fresh[a_pos], fresh[b_pos]
             verdict = judge_in_time(
                 a.statement, a.occurred_at, b.statement, b.occurred_at, float(cosines[a_pos, b_pos])
             )
@@ -425,6 +424,18 @@ class RememberPipeline:
             else:
                 results.append(WriteResult(memory=by_index[owner].memory, actions=["duplicate"]))
         return results
+
+
+def _judged_pairs(fresh: list[_Draft], close: np.ndarray) -> list[tuple[int, int]]:
+    """The pairs (in order) of ``fresh`` the belief judge reads: close (``close``: their cosines at
+    the judge's floor), of one scope, and let through by its word gate (``beliefs.gate``: a pair
+    turned away there is one the judge finds no conflict in, so no verdict changes)."""
+    scopes = np.unique([d.scope for d in fresh], return_inverse=True)[1]
+    a, b = np.nonzero(np.triu(close, k=1))
+    keep = scopes[a] == scopes[b]
+    a, b = a[keep], b[keep]
+    keep = may_conflict_pairs([gate_of(d.statement) for d in fresh], a, b)
+    return [(int(i), int(j)) for i, j in zip(a[keep], b[keep], strict=True)]
 
 
 # Memories of one scope and source (no source counts as one) written this close together form an
