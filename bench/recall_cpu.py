@@ -104,17 +104,10 @@ def gc_stats(directory: Path, pid: int) -> dict[str, Any]:
 
 def api_pid(url: str) -> int:
     """The pid of the ``graphmem serve`` process listening at ``url``."""
-    port = url.rsplit(":", 1)[1]
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if "graphmem.cli serve" in cmdline and f"--port {port} " in f"{cmdline} ":
-            return int(entry.name)
-    raise RuntimeError(f"no graphmem serve process at {url}")
+    pid = scale.api_pid(url)
+    if pid is None:
+        raise RuntimeError(f"no graphmem serve process at {url}")
+    return pid
 
 
 def threads_cpu(pid: int) -> dict[int, tuple[str, float]]:

@@ -139,23 +139,28 @@ def rss_mb(parent: int, url: str | None = None) -> float | None:
     return None
 
 
-def api_cpu_ms(url: str) -> float | None:
-    """User + system CPU time so far of the ``graphmem serve`` process listening at ``url`` (ms),
-    from /proc: with two APIs taking the same queries in turn, the CPU each one spends per recall
-    is its own, whatever the rest of the machine does."""
+def api_pid(url: str) -> int | None:
+    """The pid of the ``graphmem serve`` process listening at ``url``; None if there is none."""
     port = url.rsplit(":", 1)[1]
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-            stat = (entry / "stat").read_text()
         except OSError:
             continue
         if "graphmem.cli serve" in cmdline and f"--port {port} " in f"{cmdline} ":
-            fields = stat.rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+            return int(entry.name)
     return None
+
+
+def api_cpu_ms(url: str) -> float | None:
+    """User + system CPU time so far of the ``graphmem serve`` process listening at ``url`` (ms),
+    from /proc: with two APIs taking the same queries in turn, the CPU each one spends per recall
+    is its own, whatever the rest of the machine does."""
+    pid = api_pid(url)
+    seconds = process_cpu_seconds(pid) if pid is not None else None
+    return seconds * 1000 if seconds is not None else None
 
 
 def process_cpu_seconds(pid: int) -> float | None:
