@@ -135,7 +135,13 @@ class Promotion:
                 owner_keys=[entity_key(name) for name in s.topics.owner],
             )
             clusters = topic_clusters(
-                near.graph, near.vectors, signals, s.topics, s.min_cluster, s.max_cluster
+                near.graph,
+                near.vectors,
+                signals,
+                s.topics,
+                s.min_cluster,
+                s.max_cluster,
+                processes=s.processes,
             )
         else:
             clusters = density_clusters(near.graph, lay.eps, s.min_cluster, s.max_cluster)

@@ -361,6 +361,8 @@ def topic_clusters(
     w: TopicWeights,
     min_size: int,
     max_size: int = 0,
+    *,
+    processes: int = 1,
 ) -> list[Cluster]:
     """Topics among the memories of ``neighbours``: the consensus of CPM-Leiden partitions of the
     signal graph, peeled of weakly tied members, at least ``min_size`` strong (split above
@@ -371,7 +373,8 @@ def topic_clusters(
     chosen one (near ± ``near_spread``, floor ± ``floor_spread``, resolution ±
     ``resolution_spread``); two memories share a topic when at least ``agreement`` of the runs put
     them together, and a topic is a connected group of such pairs in which each member has at
-    least ``core`` of them (the k-core).
+    least ``core`` of them (the k-core). The runs of a large graph go to ``processes`` worker
+    processes (0: one per core), with the same votes (graphmem.consolidate.leiden_runs).
     """
     nodes, pair_signals = topic_similarities(neighbours, vectors, signals, w)
     n = len(nodes)
@@ -387,10 +390,11 @@ def topic_clusters(
     }
     together = votes(
         pairs,
-        first_view.values(),
+        list(first_view.values()),
         spread(w.resolution, w.resolution_spread),
         w.ensemble_seeds,
         w.leiden_iterations,
+        processes,
     )
     agreed_mask = together >= w.agreement
     voted = ig.Graph(n=n, edges=edges, edge_attrs={"vote": together.tolist()})
@@ -406,6 +410,7 @@ def topic_clusters(
                 spread(w.shared_resolution, w.resolution_spread),
                 w.ensemble_seeds,
                 w.leiden_iterations,
+                processes,
             )
             >= w.agreement
         )
