@@ -11,6 +11,7 @@ run's memories (7-23 s of C1 on one core of a shared machine).
 
 from __future__ import annotations
 
+import gc
 import itertools
 import multiprocessing
 import os
@@ -83,6 +84,9 @@ def partitions(
 
 
 def _hold(graphs: Sequence[ig.Graph]) -> None:
+    # a worker shares the job's memory until it writes to it: a garbage collection would walk (and
+    # so copy) every object the job holds, and the runs make no cycles
+    gc.disable()
     global _held
     _held = graphs
 
