@@ -58,3 +58,11 @@ def test_exact_neighbours_are_the_k_most_similar_larger_id_first_on_ties() -> No
         assert exact_knn(ids, vectors, k, floor, range(300)) == _nearest_by_sorting(ids, vectors, k, floor)
     few = exact_knn(ids[:4], vectors[:4], 15, -1.0, range(4))
     assert [len(found) for found in few.values()] == [3, 3, 3, 3]
+
+
+def test_an_operator_can_keep_the_leiden_runs_in_the_jobs_process() -> None:
+    from graphmem.config import Settings
+    from graphmem.connect import consolidation_settings
+
+    assert consolidation_settings(Settings(llm="none", consolidation_processes=1)).processes == 1
+    assert consolidation_settings(Settings(llm="none")).processes == 0  # one per core
