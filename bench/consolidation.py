@@ -16,8 +16,10 @@ Offline (no LLM): C1 distils extractively. Every number is printed as a JSON lin
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import json
+import os
 import random
 import tempfile
 import time
@@ -82,6 +84,48 @@ def _cypher(target: Neo4jTarget, query: str) -> list[dict[str, Any]]:
     with neo4j.GraphDatabase.driver(target.uri, auth=(target.user, target.password)) as driver:
         records, _, _ = driver.execute_query(query)
         return [r.data() for r in records]
+
+
+def cpu_seconds(pid: int | None) -> dict[str, float]:
+    """CPU seconds (user + system) so far of this process (with its ended children, as a process
+    pool's workers) and of the Neo4j JVM ``pid`` (from /proc)."""
+    own = os.times()
+    out = {"client": own.user + own.system + own.children_user + own.children_system}
+    if pid is not None:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        out["neo4j"] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return out
+
+
+def spent(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
+    """CPU seconds between two :func:`cpu_seconds` readings."""
+    return {k: round(after[k] - before[k], 1) for k in after}
+
+
+def outcome_digest(target: Neo4jTarget) -> dict[str, Any]:
+    """What a nightly run decided, by the memories' texts (the ids are random): a digest of each
+    semantic memory's set of sources and of each merge (winner, loser), to tell two runs apart."""
+    lineage = _cypher(
+        target,
+        "MATCH (s:SemanticMemory {status: 'active'})-[:DERIVED_FROM]->(e:EpisodicMemory) "
+        "RETURN s.id AS s, e.text AS e",
+    )
+    merged = _cypher(
+        target,
+        "MATCH (w:Memory)-[:SUPERSEDES {reason: 'merged'}]->(l:Memory) RETURN w.text AS w, l.text AS l",
+    )
+    groups: dict[str, list[str]] = {}
+    for row in lineage:
+        groups.setdefault(row["s"], []).append(row["e"])
+    topics = sorted("\x1f".join(sorted(g)) for g in groups.values())
+    merges = sorted(f"{r['w']}\x1f{r['l']}" for r in merged)
+    return {
+        "topics": len(topics),
+        "sources": len(lineage),
+        "merges": len(merges),
+        "topics_sha": hashlib.sha256("\x1e".join(topics).encode()).hexdigest()[:16],
+        "merges_sha": hashlib.sha256("\x1e".join(merges).encode()).hexdigest()[:16],
+    }
 
 
 def planted(embedder: Embedder) -> None:
@@ -227,7 +271,10 @@ def scale(
         np.save(cache, vectors)
     timings: dict[int, float] = {}
     for n, (variant, settings) in itertools.product(sizes, variants.items()):
-        with stack.neo4j() as target, open_memory(Settings(llm="none"), target, embedder=embedder) as conn:
+        with (
+            stack.neo4j_server() as (target, jvm),
+            open_memory(Settings(llm="none"), target, embedder=embedder) as conn,
+        ):
             conn.prepare()
             memory = (
                 conn
@@ -236,9 +283,11 @@ def scale(
             )
             scopes = max(1, n // per_scope) if per_scope else 1
             load(memory._executor, texts[:n], vectors[:n], scopes)
+            cpu = cpu_seconds(jvm)
             started = time.perf_counter()
             run = memory.consolidate(["nightly"]).runs[0]
             timings[n] = time.perf_counter() - started
+            first_cpu = spent(cpu, cpu_seconds(jvm))
             emit(
                 metric="nightly_scale",
                 variant=variant,
@@ -248,12 +297,17 @@ def scale(
                 status=run.status,
                 step_seconds={k: round(v / 1000, 1) for k, v in run.step_ms.items()},
                 counts={k: v for k, v in run.counts.items() if v},
+                cpu_seconds=first_cpu,
+                load=[round(x, 1) for x in os.getloadavg()],
+                outcome=outcome_digest(target),
             )
             # The nightly case: 1 % new memories since the last run (Neo4j's vector index per memory).
             extra = texts[n : n + n // 100]
             load(memory._executor, extra, embedder.embed(extra), scopes, datetime.now(UTC))
+            cpu = cpu_seconds(jvm)
             started = time.perf_counter()
             again = memory.consolidate(["nightly"]).runs[0]
+            next_cpu = spent(cpu, cpu_seconds(jvm))
             emit(
                 metric="nightly_incremental",
                 variant=variant,
@@ -262,6 +316,9 @@ def scale(
                 seconds=round(time.perf_counter() - started, 1),
                 step_seconds={k: round(v / 1000, 1) for k, v in again.step_ms.items()},
                 counts={k: v for k, v in again.counts.items() if v},
+                cpu_seconds=next_cpu,
+                load=[round(x, 1) for x in os.getloadavg()],
+                outcome=outcome_digest(target),
             )
     if len(timings) > 1:
         small, large = min(timings), max(timings)

@@ -121,6 +121,8 @@ class Settings(BaseSettings):
     default_ttl_days: float = Field(default=90.0, gt=0)
     cold_after_days: float = Field(default=180.0, gt=0)
     consolidation_heartbeat_minutes: float = Field(default=10.0, ge=0)
+    # C1's Leiden runs on a large graph: worker processes (0: one per core; 1: in the job's process)
+    consolidation_processes: int = Field(default=0, ge=0)
 
     @property
     def api_key_list(self) -> list[str]:

@@ -55,6 +55,7 @@ def consolidation_settings(settings: Settings) -> ConsolidationSettings:
         ttl_days=dict(settings.ttl_days),
         default_ttl_days=settings.default_ttl_days,
         cold_after_days=settings.cold_after_days,
+        processes=settings.consolidation_processes,
     )
 
 

@@ -7,7 +7,7 @@ shared-ties overlap gives a second graph over the same pairs (see graphmem.conso
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import igraph as ig
@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from graphmem.consolidate.clustering import SPLIT_SEED, seeded
+from graphmem.consolidate.leiden_runs import consensus_runs, partitions
 
 
 def graphs_above(
@@ -35,29 +36,20 @@ def graphs_above(
 
 def votes(
     pairs: NDArray[np.int64],
-    graphs: Iterable[ig.Graph],
+    graphs: Sequence[ig.Graph],
     resolutions: Sequence[float],
     seeds: int,
     iterations: int,
+    processes: int = 1,
 ) -> NDArray[np.float64]:
     """The share of CPM-Leiden runs (each graph, each resolution, ``seeds`` seeds) that
-    put the two memories of each pair in one group."""
+    put the two memories of each pair in one group (the runs in ``processes`` worker processes
+    when the graphs are large: see graphmem.consolidate.leiden_runs)."""
+    runs = consensus_runs(len(graphs), resolutions, seeds)
     together = np.zeros(len(pairs))
-    runs = 0
-    for graph in graphs:
-        for resolution in resolutions:
-            for seed in range(max(1, seeds)):
-                with seeded(SPLIT_SEED + seed):
-                    found = graph.community_leiden(
-                        objective_function="CPM",
-                        weights="weight",
-                        resolution=resolution,
-                        n_iterations=iterations,
-                    )
-                membership = np.asarray(found.membership)
-                together += membership[pairs[:, 0]] == membership[pairs[:, 1]]
-                runs += 1
-    out: NDArray[np.float64] = together / max(1, runs)
+    for membership in partitions(graphs, runs, iterations, processes):
+        together += membership[pairs[:, 0]] == membership[pairs[:, 1]]
+    out: NDArray[np.float64] = together / max(1, len(runs))
     return out
 
 

@@ -105,18 +105,37 @@ def _nearest(scored: Iterable[tuple[float, str]], k: int, min_cosine: float) -> 
 def exact_knn(
     ids: list[str], vectors: np.ndarray, k: int, min_cosine: float, rows: Iterable[int]
 ) -> Neighbours:
-    """Exact k nearest (cosine of unit vectors) of the given rows among all ``ids``."""
+    """Exact k nearest (cosine of unit vectors) of the given rows among all ``ids``, most similar
+    first (equal cosines: the larger id first).
+
+    A block of rows is ranked in numpy at once, from each row's (k+1)-th largest cosine (numpy
+    partitions values several times faster than it partitions their indices): ranking each row on
+    its own made most of C3's exact neighbourhoods (5-9 s of a first nightly at 50k memories in
+    scopes of 1,000, on a shared machine).
+    """
     out: Neighbours = {}
-    wanted = list(rows)
+    wanted = np.asarray(list(rows), dtype=np.int64)
+    n = len(ids)
+    if not n or not len(wanted):
+        return out
+    by_id = np.empty(n, dtype=np.int64)  # each id's place in id order, for ties
+    by_id[np.argsort(np.asarray(ids), kind="stable")] = np.arange(n)
     for start in range(0, len(wanted), EXACT_BLOCK):
         block = wanted[start : start + EXACT_BLOCK]
         sims = vectors[block] @ vectors.T
-        for r, row in zip(block, sims, strict=True):
-            row[r] = -2.0
-            top = (
-                np.argpartition(-row, min(k, len(row) - 1))[: k + 1] if len(row) > k else np.arange(len(row))
-            )
-            out[ids[r]] = _nearest(((float(row[j]), ids[j]) for j in top), k, min_cosine)
+        sims[np.arange(len(block)), block] = -2.0
+        if n > k + 1:  # every cosine at or above the row's (k+1)-th largest (ties all in)
+            cut = np.partition(sims, n - k - 1, axis=1)[:, n - k - 1]
+            at, cols = np.nonzero(sims >= cut[:, None])
+        else:
+            at, cols = np.divmod(np.arange(len(block) * n, dtype=np.int64), n)
+        cosines = sims[at, cols].astype(np.float64)
+        order = np.lexsort((-by_id[cols], -cosines, at))
+        bounds = np.searchsorted(at[order], np.arange(len(block) + 1)).tolist()
+        near, found = cols[order].tolist(), cosines[order].tolist()
+        for i, r in enumerate(block.tolist()):
+            span = range(bounds[i], bounds[i + 1])
+            out[ids[r]] = [(ids[near[j]], found[j]) for j in span if found[j] >= min_cosine][:k]
     return out
 
 

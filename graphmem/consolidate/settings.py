@@ -48,6 +48,9 @@ class ConsolidationSettings:
     # nightly at 50k, mostly round trips
     small_page: int = 10_000
     batch: int = 500  # memories per kNN query
+    # C1's consensus runs Leiden on a large graph in this many worker processes (0: one per core,
+    # 1: in the job's own process); the topics are the same either way
+    processes: int = 0
     lock_lease: timedelta = timedelta(minutes=10)  # renewed by a heartbeat while a job runs
     watermark_slack: timedelta = timedelta(minutes=15)  # re-read writes that committed late
     intervals: dict[str, timedelta] = field(

@@ -392,6 +392,8 @@ def topic_clusters(
     w: TopicWeights,
     min_size: int,
     max_size: int = 0,
+    *,
+    processes: int = 1,
 ) -> list[Cluster]:
     """Topics among the memories of ``neighbours``: the consensus of CPM-Leiden partitions of the
     signal graph, peeled of weakly tied members, at least ``min_size`` strong (split above
@@ -402,14 +404,15 @@ def topic_clusters(
     chosen one (near ± ``near_spread``, floor ± ``floor_spread``, resolution ±
     ``resolution_spread``); two memories share a topic when at least ``agreement`` of the runs put
     them together, and a topic is a connected group of such pairs in which each member has at
-    least ``core`` of them (the k-core).
+    least ``core`` of them (the k-core). The runs of a large graph go to ``processes`` worker
+    processes (0: one per core), with the same votes (graphmem.consolidate.leiden_runs).
 
     Then the memories no topic took are clustered again among themselves (``leftover_agreement``,
     see ``TopicWeights``): their nearest by vector are ranked among those left, from each memory's
     list in ``neighbours`` (read wider than ``w.neighbours``: the first pass takes the first ones).
     """
     near = nearest(neighbours, w)
-    found = _topics(near, vectors, signals, w, min_size, max_size, keyed=False)
+    found = _topics(near, vectors, signals, w, min_size, max_size, keyed=False, processes=processes)
     if not w.leftover_agreement:
         return found
     known = set(topic_nodes(near))
@@ -420,7 +423,7 @@ def topic_clusters(
         if a not in taken
     }
     again = replace(w, agreement=w.leftover_agreement)
-    return found + _topics(left, vectors, signals, again, min_size, max_size, keyed=True)
+    return found + _topics(left, vectors, signals, again, min_size, max_size, keyed=True, processes=processes)
 
 
 def nearest(neighbours: Neighbours, w: TopicWeights) -> Neighbours:
@@ -441,6 +444,7 @@ def _topics(
     min_size: int,
     max_size: int,
     keyed: bool,
+    processes: int,
 ) -> list[Cluster]:
     """One pass of ``topic_clusters``; ``keyed``: only members sharing a key with another stay."""
     nodes, pair_signals = topic_similarities(neighbours, vectors, signals, w)
@@ -457,10 +461,11 @@ def _topics(
     }
     together = votes(
         pairs,
-        first_view.values(),
+        list(first_view.values()),
         spread(w.resolution, w.resolution_spread),
         w.ensemble_seeds,
         w.leiden_iterations,
+        processes,
     )
     agreed_mask = together >= w.agreement
     voted = ig.Graph(n=n, edges=edges, edge_attrs={"vote": together.tolist()})
@@ -476,6 +481,7 @@ def _topics(
                 spread(w.shared_resolution, w.resolution_spread),
                 w.ensemble_seeds,
                 w.leiden_iterations,
+                processes,
             )
             >= w.agreement
         )

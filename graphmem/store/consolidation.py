@@ -53,6 +53,8 @@ class TopicSignals:
     follows: list[tuple[str, str]]  # (a, b): b follows a in an episode (NEXT)
     texts: dict[str, str] = field(default_factory=dict)  # id -> text (its words tie topics too)
     scopes: dict[str, str] = field(default_factory=dict)  # id -> scope (words are rare within one)
+    # id -> what ConsolidationStore.members needs of it (read with the signals: C1 reads a memory once)
+    details: dict[str, Row] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,29 @@ class SourceLink:
 
     def row(self) -> dict[str, Any]:
         return {"id": self.id, "similarity": self.similarity, "gamma": self.gamma}
+
+
+def _member(row: Row, embedding: NDArray[np.float32]) -> MemberRow:
+    """A memory as consolidation reads it, from its row (``member_details`` or ``topic_signals``)."""
+    occurred = utc_instant(row["occurred_s"], row["occurred_us"])
+    if occurred is None:
+        raise StoreError(f"memory {row['id']} has no occurred_at; rewrite it with one")
+    return MemberRow(
+        id=row["id"],
+        scope=row["scope"],
+        text=row["text"],
+        embedding=embedding,
+        status=row["status"],
+        categories=list(row["categories"] or []),
+        importance=float(row["importance"] if row["importance"] is not None else 0.5),
+        confidence=float(row["confidence"] if row["confidence"] is not None else 1.0),
+        strength=float(row["strength"] if row["strength"] is not None else 1.0),
+        occurred_at=occurred,
+        pinned=bool(row["pinned"]),
+        derived_by=row["derived_by"],
+        entities=tuple(row["entities"] or ()),
+        layer=row["layer"],
+    )
 
 
 class ConsolidationStore:
@@ -191,10 +216,14 @@ class ConsolidationStore:
         page: int = 2000,
         history: bool = False,
         owner_keys: Sequence[str] = (),
+        derived_layer: str = "semantic",
+        derived_kind: str = "cluster",
     ) -> TopicSignals:
         """Occurrence times, mentioned entities (with their mention counts in the scope) and NEXT
         links of the given memories, read in pages (``history``: superseded memories count too;
-        entities keyed ``owner_keys``, the memories' owner, are left out)."""
+        entities keyed ``owner_keys``, the memories' owner, are left out); and in ``details``, what
+        :meth:`members` needs of each (the derived memory of ``derived_layer`` and ``derived_kind``
+        it feeds), so that a topic's members are not read again."""
         signals = TopicSignals({}, {}, {}, [])
         for start in range(0, len(ids), page):
             chunk = list(ids[start : start + page])
@@ -204,6 +233,8 @@ class ConsolidationStore:
                 status=status,
                 history=history,
                 owner_keys=list(owner_keys),
+                derived_layer=derived_layer,
+                derived_kind=derived_kind,
             )
             for raw in rows:
                 row = dict(raw)
@@ -217,6 +248,7 @@ class ConsolidationStore:
                 signals.follows.extend((row["id"], b) for b in row["next"] or [])
                 signals.texts[row["id"]] = row["text"]
                 signals.scopes[row["id"]] = row["scope"]
+                signals.details[row["id"]] = {**row, "entities": row["names"]}
         return signals
 
     def members(
@@ -225,44 +257,29 @@ class ConsolidationStore:
         derived_layer: str,
         derived_kind: str = "cluster",
         vectors: Mapping[str, NDArray[np.float32]] | None = None,
+        details: Mapping[str, Row] | None = None,
     ) -> dict[str, MemberRow]:
         """Text, vector and fields of each memory, and the active derived memory (layer, kind) it feeds.
 
-        Vectors already at hand (``vectors``) are not read again.
+        Vectors already at hand (``vectors``) are not read again, nor memories whose fields are
+        (``details``: as :meth:`topic_signals` read them, for the same layer and kind).
         """
         known = dict(vectors or {})
         missing = [i for i in ids if i not in known]
         if missing:
             for row in self._executor.read("consolidate/memory_vectors", ids=missing):
                 known[row["id"]] = np.asarray(row["embedding"], dtype=np.float32)
-        rows = self._executor.read(
-            "consolidate/member_details",
-            ids=list(ids),
-            derived_layer=derived_layer,
-            derived_kind=derived_kind,
-        )
-        out: dict[str, MemberRow] = {}
-        for row in rows:
-            occurred = utc_instant(row["occurred_s"], row["occurred_us"])
-            if occurred is None:
-                raise StoreError(f"memory {row['id']} has no occurred_at; rewrite it with one")
-            out[row["id"]] = MemberRow(
-                id=row["id"],
-                scope=row["scope"],
-                text=row["text"],
-                embedding=known[row["id"]],
-                status=row["status"],
-                categories=list(row["categories"] or []),
-                importance=float(row["importance"] if row["importance"] is not None else 0.5),
-                confidence=float(row["confidence"] if row["confidence"] is not None else 1.0),
-                strength=float(row["strength"] if row["strength"] is not None else 1.0),
-                occurred_at=occurred,
-                pinned=bool(row["pinned"]),
-                derived_by=row["derived_by"],
-                entities=tuple(row["entities"] or ()),
-                layer=row["layer"],
+        held = details or {}
+        rows = [held[i] for i in ids if i in held]
+        unread = [i for i in ids if i not in held]
+        if unread:
+            rows += self._executor.read(
+                "consolidate/member_details",
+                ids=unread,
+                derived_layer=derived_layer,
+                derived_kind=derived_kind,
             )
-        return out
+        return {row["id"]: _member(row, known[row["id"]]) for row in rows}
 
     def archived_ids(self, layer: str, page: int) -> Iterator[list[tuple[str, str]]]:
         """Pages of archived memories of ``layer`` that no insight summarises yet."""
