@@ -46,9 +46,7 @@ def may_conflict(old: JudgeGate, new: JudgeGate) -> bool:
     """False only when the judge cannot find ``old`` and ``new`` in conflict (``old`` the earlier
     one). A statement the other may read again by its initials always passes: read so, it may be
     atomic where it was not."""
-    old_atomic = old.atomic or (new.initials and old.written_out)
-    new_atomic = new.atomic or (old.initials and new.written_out)
-    return old_atomic and (new_atomic or new.may_leave)
+    return bool(_may(_flags([old, new]), np.array([0]), np.array([1]))[0])
 
 
 def may_conflict_pairs(
@@ -57,15 +55,27 @@ def may_conflict_pairs(
     """:func:`may_conflict` for many pairs at once (``gates[first[i]]``, ``gates[second[i]]``), in
     either order (the pairs' order in time is not looked at): one array operation per flag where
     a Python call per pair cost about as much as the judge's own first tests."""
-    atomic, leaves, initials, written_out = (
+    flags = _flags(gates)
+    result: NDArray[np.bool_] = _may(flags, first, second) | _may(flags, second, first)
+    return result
+
+
+def _flags(gates: Sequence[JudgeGate]) -> tuple[NDArray[np.bool_], ...]:
+    """The gates' flags as arrays: atomic, may_leave, initials, written_out."""
+    return tuple(
         np.array([getattr(g, flag) for g in gates], dtype=bool)
         for flag in ("atomic", "may_leave", "initials", "written_out")
     )
 
-    def may(old: NDArray[np.intp], new: NDArray[np.intp]) -> NDArray[np.bool_]:
-        old_atomic = atomic[old] | (initials[new] & written_out[old])
-        new_atomic = atomic[new] | (initials[old] & written_out[new])
-        result: NDArray[np.bool_] = old_atomic & (new_atomic | leaves[new])
-        return result
 
-    return may(first, second) | may(second, first)
+def _may(
+    flags: tuple[NDArray[np.bool_], ...], old: NDArray[np.intp], new: NDArray[np.intp]
+) -> NDArray[np.bool_]:
+    """The gate's rule for each pair (``old[i]`` the earlier, ``new[i]`` the later): the earlier
+    one atomic (or read so by the other's initials), and the later one atomic likewise or naming
+    a leaving."""
+    atomic, leaves, initials, written_out = flags
+    old_atomic = atomic[old] | (initials[new] & written_out[old])
+    new_atomic = atomic[new] | (initials[old] & written_out[new])
+    result: NDArray[np.bool_] = old_atomic & (new_atomic | leaves[new])
+    return result

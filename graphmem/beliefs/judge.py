@@ -64,11 +64,6 @@ _IT = re.compile(r"^\W*(?:(?:so|and|but|now)\s+)?it(?:'s|\s)", re.IGNORECASE)
 
 
 def clauses_of(statement: Statement) -> list[Clause]:
-    """The clauses of ``statement`` as the judge reads them (see :func:`_clauses`)."""
-    return _clauses(statement)
-
-
-def _clauses(statement: Statement) -> list[Clause]:
     """The clauses of ``statement``; a later one whose subject points back ("Conference moved
     again, it's 18 November now") is about the subject of the one before it."""
     body, corrected = without_correction(statement.body)  # the clauses lose the opener's punctuation
@@ -497,7 +492,7 @@ def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
         return Verdict(False, "restates")  # whatever its clauses pair up as
     if _ends_as_a_whole(whole_a, whole_b, cosine):
         return Verdict(True, "ended")  # "Hiroshi stepped down and Anneke was elected treasurer"
-    verdicts = [_judge_clauses(old, new, a, b, cosine) for a in _clauses(old) for b in _clauses(new)]
+    verdicts = [_judge_clauses(old, new, a, b, cosine) for a in clauses_of(old) for b in clauses_of(new)]
     return next((v for v in verdicts if v.conflict), verdicts[0])
 
 
