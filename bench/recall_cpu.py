@@ -1,6 +1,7 @@
 """Where a REST recall's API CPU goes, and how much it moves from one API process to the next.
 
     python -m bench.recall_cpu [--n 10000] [--rounds 3] [--variants this blas1] [--queries 200]
+    python -m bench.recall_cpu --variants this before --before DIR   # another checkout's API
 
 Builds N memories in user scopes of ~1,000 as bench.scale does (vectors cached by it) and holds
 that graph; then, round after round, starts a fresh ``graphmem serve`` for each variant (the
@@ -23,6 +24,8 @@ Variants (environment of the API process):
   ort1        one onnxruntime intra-op thread for the query embedding (the hook replaces
               graphmem.embedding.onnx_minilm.default_threads before the embedder loads)
   freeze      gc.freeze() after the warm-up: what the warm-up left (caches) out of the passes
+  before      as ``graphmem serve`` runs, from the checkout in ``--before DIR`` (``git archive
+              <commit> | tar -x -C DIR``): the same questions to fresh processes of both commits
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ VARIANTS: dict[str, dict[str, str]] = {
     "blas1": {"OPENBLAS_NUM_THREADS": "1"},
     "ort1": {"RECALL_CPU_ORT_THREADS": "1"},
     "freeze": {},  # gc.freeze() after the warm-up (asked of the hook)
+    "before": {},  # the API of the checkout in --before
 }
 SCOPE = "/scale/user0"
 BLOCK = 50  # recalls per block of the within-process split
@@ -218,7 +222,10 @@ def main() -> None:
     parser.add_argument("--warm-up", type=int, default=200)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--settle", type=float, default=300.0, help="seconds to wait for a quiet Neo4j")
+    parser.add_argument("--before", type=Path, help="checkout whose API the variant 'before' runs")
     args = parser.parse_args()
+    if "before" in args.variants and args.before is None:
+        parser.error("the variant 'before' needs --before DIR")
 
     texts = scale.corpus(args.n + 1000)[: args.n]
     questions = [str(item["question"]) for _, item in locomo.questions(locomo.load())]
@@ -244,9 +251,12 @@ def main() -> None:
             order = args.variants if r % 2 == 0 else args.variants[::-1]
             for variant in order:
                 references = scale.host_speed(embedder)
+                source = args.before if variant == "before" else None
+                # the other checkout's graphmem first, then the hook (not this tree's path)
+                env = {**hook_env, "PYTHONPATH": str(hook_dir)} if source is not None else hook_env
                 with ExitStack() as servers:
                     url = servers.enter_context(
-                        stack.api_server(target, {**stack.OFFLINE_API, **hook_env, **VARIANTS[variant]})
+                        stack.api_server(target, {**stack.OFFLINE_API, **env, **VARIANTS[variant]}, source)
                     )
                     result = measure(url, warm_up, queries, hook_dir, variant == "freeze")
                 emit(metric="recall_cpu", round=r, variant=variant, n=args.n, **references, **result)

@@ -61,14 +61,16 @@ def api_env(
     target: Neo4jTarget, extra_env: dict[str, str] | None = None, source: Path | None = None
 ) -> dict[str, str]:
     """The environment of an API process against ``target`` (with ``source``: that checkout's
-    ``graphmem`` first on the path)."""
+    ``graphmem`` first on the path, then any ``PYTHONPATH`` of ``extra_env``)."""
+    extra = extra_env or {}
+    path = os.pathsep.join(p for p in (str(source), extra.get("PYTHONPATH")) if p)
     return {
         **os.environ,
         "GRAPHMEM_NEO4J_URI": target.uri,
         "GRAPHMEM_NEO4J_USER": target.user,
         "GRAPHMEM_NEO4J_PASSWORD": target.password,
-        **(extra_env or {}),
-        **({"PYTHONPATH": str(source)} if source is not None else {}),
+        **extra,
+        **({"PYTHONPATH": path} if source is not None else {}),
     }
 
 

@@ -43,12 +43,40 @@ def decayed_strength(
     """
     if pinned:
         return strength_at_access
-    gamma = min(1.0, max(0.05, fade))
     start = last_access if faded_at is None or faded_at < last_access else min(faded_at, now)
-    before = max(0.0, (start - last_access).total_seconds() / 86400)
-    after = max(0.0, (now - start).total_seconds() / 86400)
+    before = (start - last_access).total_seconds() / 86400
+    after = (now - start).total_seconds() / 86400
+    return _faded(strength_at_access, before, after, spaced_accesses, fade)
+
+
+def decayed_strength_at(
+    strength_at_access: float,
+    last_access: float,
+    now: float,
+    spaced_accesses: int,
+    *,
+    pinned: bool = False,
+    fade: float = 1.0,
+    faded_at: float | None = None,
+) -> float:
+    """:func:`decayed_strength` with the times as epoch seconds (recall ranks a few hundred
+    memories whose times come as numbers: no datetime is built for each)."""
+    if pinned:
+        return strength_at_access
+    start = last_access if faded_at is None or faded_at < last_access else min(faded_at, now)
+    return _faded(
+        strength_at_access, (start - last_access) / 86400, (now - start) / 86400, spaced_accesses, fade
+    )
+
+
+def _faded(
+    strength_at_access: float, before: float, after: float, spaced_accesses: int, fade: float
+) -> float:
+    """The strength after ``before`` days unfaded and ``after`` days faded by C1's ``fade``."""
+    gamma = min(1.0, max(0.05, fade))
     # A faded day counts 1/gamma days: stability times gamma, from ``start`` on.
-    return max(STRENGTH_FLOOR, strength_at_access * retention(before + after / gamma, spaced_accesses))
+    days = max(0.0, before) + max(0.0, after) / gamma
+    return max(STRENGTH_FLOOR, strength_at_access * retention(days, spaced_accesses))
 
 
 def recency(age_days: float, half_life_days: float = 30.0) -> float:

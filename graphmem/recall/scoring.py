@@ -4,10 +4,10 @@ the fused retrieval score. Pure functions with an injected 'now'."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Literal
 
-from graphmem.dynamics.decay import decayed_strength, recency
+from graphmem.dynamics.decay import decayed_strength_at, recency
 from graphmem.store.search import Facts
 
 Intent = Literal["decision", "research", "tasks", "chat"]
@@ -45,12 +45,17 @@ def composite_factor(
     facts: Facts, now: datetime, weights: ScoreWeights, intent: Intent | None = None
 ) -> float:
     """The multiplier (around 1.0) applied to a memory's retrieval score."""
-    accessed = datetime.fromtimestamp(facts.accessed, UTC)
-    faded_at = None if facts.faded_at is None else datetime.fromtimestamp(facts.faded_at, UTC)
-    strength = decayed_strength(
-        facts.strength, accessed, now, facts.spaced, pinned=facts.pinned, fade=facts.fade, faded_at=faded_at
+    at = now.timestamp()
+    strength = decayed_strength_at(
+        facts.strength,
+        facts.accessed,
+        at,
+        facts.spaced,
+        pinned=facts.pinned,
+        fade=facts.fade,
+        faded_at=facts.faded_at,
     )
-    age_days = max(0.0, (now.timestamp() - facts.occurred) / 86400)
+    age_days = max(0.0, (at - facts.occurred) / 86400)
     factor = (1 + weights.strength * (strength - 1.0)) * (1 + weights.importance * (facts.importance - 0.5))
     factor *= 1 + weights.recency * (recency(age_days, weights.half_life_days) - 0.5)
     factor *= 1 + weights.priority * max(-0.5, min(0.5, facts.priority))

@@ -46,7 +46,7 @@ from graphmem.recall.ranking import (
 )
 from graphmem.recall.scoring import Intent, ScoreWeights, composite_factor, intent_boost
 from graphmem.recall.subqueries import sub_queries
-from graphmem.recall.trust import trust_pass
+from graphmem.recall.trust import in_conflict, trust_tags
 from graphmem.recall.vector_cache import Opened, VectorCache
 from graphmem.scopes import scope_filter
 from graphmem.store.executor import Transaction
@@ -280,21 +280,31 @@ class Recaller:
             return _Found(vector, chosen, records, conflicts)
 
         found = self._search.read(work)
-        scores = beliefs_in_order({m: score for m, score, _ in found.ranked}, found.contradictions)
-        results = [
-            Recalled(**found.memories[m].model_dump(), score=round(scores[m], 6), match_reasons=reasons)
-            for m, _, reasons in sorted(found.ranked, key=lambda e: -scores[e[0]])
-            if m in found.memories
-        ]
-        results = trust_pass(
-            results, found.contradictions, self._clock.now(), timedelta(days=self._settings.stale_after_days)
-        )
+        results = self._results(found)
         best = max((c.score for c in found.vector), default=None)
         return RecallResult(
             results=results,
             confidence=similarity_confidence(best),
             evidence_gaps=evidence_gaps(query.query, results),
         )
+
+    def _results(self, found: _Found) -> list[Recalled]:
+        """The chosen memories as results, best first, each with its score, reasons and trust tags
+        (R5). Built once from records the graph's rows were validated into, so not validated again."""
+        scores = beliefs_in_order({m: score for m, score, _ in found.ranked}, found.contradictions)
+        in_order = sorted(found.ranked, key=lambda e: -scores[e[0]])
+        chosen = [(m, reasons) for m, _, reasons in in_order if m in found.memories]
+        conflicted = in_conflict({m for m, _ in chosen}, found.contradictions)
+        now, stale_after = self._clock.now(), timedelta(days=self._settings.stale_after_days)
+        return [
+            Recalled.model_construct(
+                **vars(found.memories[m]),
+                score=round(scores[m], 6),
+                tags=trust_tags(found.memories[m], m in conflicted, now, stale_after),
+                match_reasons=reasons,
+            )
+            for m, reasons in chosen
+        ]
 
     def _plan(
         self, query: str, vector: Sequence[Found], fulltext: Sequence[Found], deep: Sequence[Found]

@@ -369,20 +369,29 @@ class VectorCache:
     def fulltext(self, opened: Opened, nearest: Nearest) -> list[Candidate]:
         """The fulltext candidates of ``opened``, each with its cached cosine to the query of
         ``nearest`` (0 for a memory the cache does not hold)."""
-        return scope_vectors.fulltext_candidates(
-            opened.fulltext_rows, lambda m: self._cosine(opened.subtrees, m, nearest.query)
-        )
+        with self._lock:  # once for all of them
+            cosines = {
+                m: self._cosine(opened.subtrees, m, nearest.query)
+                for m in (str(r["id"]) for r in opened.fulltext_rows)
+            }
+        return scope_vectors.fulltext_candidates(opened.fulltext_rows, cosines.__getitem__)
 
     @staticmethod
     def _text(subtrees: list[Subtree], memory_id: str) -> str | None:
-        return next((t for s in subtrees if (t := s.text(memory_id)) is not None), None)
+        for s in subtrees:
+            row = s.row_of.get(memory_id)
+            if row is not None:
+                return s.texts[row]
+        return None
 
-    def _cosine(self, subtrees: list[Subtree], memory_id: str, query: np.ndarray) -> float:
-        with self._lock:
-            for s in subtrees:
-                value = s.cosine(memory_id, query)
-                if value is not None:
-                    return value
+    @staticmethod
+    def _cosine(subtrees: list[Subtree], memory_id: str, query: np.ndarray) -> float:
+        """The cached cosine of one memory to ``query``, 0 when no subtree holds it (the caller
+        holds the lock)."""
+        for s in subtrees:
+            value = s.cosine(memory_id, query)
+            if value is not None:
+                return value
         return 0.0
 
     def forget(self) -> None:

@@ -188,13 +188,20 @@ def facts_of_detail(row: Row) -> Facts:
     memory, times = row["memory"], row["times"]
     occurred = times[1][0] if times[1] is not None else None
     accessed = times[2][0] if times[2] is not None else occurred
-    return facts_of(
-        {
-            **{k: memory[k] for k in ("importance", "strength", "layer", "categories", "pinned", "status")},
-            **{k: row[k] for k in ("spaced", "priority", "fade", "faded_at")},
-            "occurred": occurred,
-            "accessed": accessed,
-        }
+    faded_at = row["faded_at"]
+    return Facts(
+        importance=float(memory["importance"] if memory["importance"] is not None else 0.5),
+        strength=float(memory["strength"] if memory["strength"] is not None else 1.0),
+        layer=str(memory["layer"]),
+        categories=tuple(memory["categories"] or ()),
+        occurred=float(occurred or 0),
+        accessed=float(accessed or 0),
+        spaced=int(row["spaced"] or 0),
+        priority=float(row["priority"] or 0.0),
+        pinned=bool(memory["pinned"]),
+        fade=float(row["fade"] or 1.0),
+        faded_at=float(faded_at) if faded_at is not None else None,
+        status=str(memory["status"] or "active"),
     )
 
 

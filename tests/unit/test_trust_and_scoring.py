@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from graphmem.models import Recalled
 from graphmem.recall.scoring import ScoreWeights, composite_factor, intent_boost
-from graphmem.recall.trust import trust_pass
+from graphmem.recall.trust import in_conflict, trust_pass, trust_tags
 from graphmem.store.search import Facts
 
 NOW = datetime(2025, 1, 1, tzinfo=UTC)
@@ -86,3 +86,14 @@ def test_sub_queries_split_complex_questions_only() -> None:
         "which team does Bob manage",
     ]
     assert sub_queries("Where does Alice live?") == []
+
+
+def test_trust_tags_of_one_result_are_those_the_trust_pass_gives() -> None:
+    """Recall tags each result as it builds it (trust_tags): what trust_pass gives the same list."""
+    shaky = recalled("c", "maybe", confidence=0.2, occurred=NOW - timedelta(days=400))
+    old, new = recalled("a", "lives in Bergen"), recalled("b", "moved to Tromsø")
+    tagged = trust_pass([old, new, shaky], [("b", "a")], NOW, timedelta(days=180))
+    conflicted = in_conflict({"a", "b", "c"}, [("b", "a")])
+    assert conflicted == {"a", "b"}
+    for r, t in zip([old, new, shaky], tagged, strict=True):
+        assert trust_tags(r, r.id in conflicted, NOW, timedelta(days=180)) == t.tags
