@@ -303,7 +303,7 @@ def test_topics_come_from_rare_shared_words_when_no_entity_was_extracted() -> No
     weights = TopicWeights(neighbours=0, words=0.5, floor=0.1, entity_max_share=0.4)
     found = sorted(c.members for c in topic_clusters(neighbours, {}, signals, weights, 3))
     assert found == [("k1", "k2", "k3"), ("r1", "r2", "r3")]  # 'user' is in too many to tie anything
-    without_words = TopicWeights(neighbours=0, words=0.0, floor=0.1, entity_max_share=0.4)
+    without_words = TopicWeights(neighbours=0, words=0.0, word_keys=False, floor=0.1, entity_max_share=0.4)
     assert topic_clusters(neighbours, {}, signals, without_words, 3) == []
 
 
