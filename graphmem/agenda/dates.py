@@ -36,7 +36,11 @@ _MODIFIERS = frozenset(
 )
 _NEVER_LATER = frozenset({"now", "today", "yesterday"})
 _LETTERS = frozenset({"a", "an", "b", "d", "h", "m", "s", "y", "am", "pm", "we"})
-_NO_DAY_ALONE = _SKIPPED | _MODIFIERS | _NEVER_LATER | _LETTERS
+# Words the data holds only inside a longer pattern that needs a number and a unit or another date
+# word beside them: "time" (in "in 2 weeks' time") and "small" (in "the small hours"). Both are
+# common in chat ("a great time", "a small group"); alone they name no day.
+_IN_PATTERNS_ONLY = frozenset({"time", "small"})
+_NO_DAY_ALONE = _SKIPPED | _MODIFIERS | _NEVER_LATER | _LETTERS | _IN_PATTERNS_ONLY
 
 MAX_DAYS_PER_TEXT = 5
 # A numeric date format spaCy's tagger leaves untagged: 15/03/2026, 12.05.2026, 2026-03-15.
@@ -72,11 +76,13 @@ def _parse(phrase: str, base: datetime, prefer: str, day_first: bool | None = No
 @lru_cache(maxsize=1)
 def _date_words() -> frozenset[str]:
     """The words of dateparser's English data (months, days and their short forms, units, number
-    words, times of day, relative days) that can make a phrase a date, lower case."""
+    words, times of day, relative days) that can make a phrase a date, lower case. The data's
+    top-level keys are left out: they name its fields ("name", "skip", "relative-type",
+    "sentence_splitter_group"), not words of a date (each field's words are in its values)."""
     from dateparser.languages.loader import default_loader
 
     words: set[str] = set()
-    pending: list[object] = [default_loader.get_locale("en").info]
+    pending: list[object] = list(default_loader.get_locale("en").info.values())
     while pending:
         value = pending.pop()
         if isinstance(value, str):

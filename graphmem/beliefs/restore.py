@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from graphmem.beliefs.subjects import word_form
-from graphmem.language import parse, parse_all
+from graphmem.language import parse, parse_all, tag_all
 
 # the parts of speech a subject's noun phrase is made of ("The team's CI", "Omar's son Khalid")
 _NOUN_PHRASE = frozenset({"DET", "PROPN", "NOUN", "ADJ", "PART", "X"})
@@ -25,6 +25,12 @@ def parse_docs(texts: Iterable[str]) -> None:
     """Parse the ``texts`` not cached yet in one pass through spaCy's ``pipe`` and cache them:
     batched, a text costs about half what a call of its own does, and the parses are the same."""
     parse_all(texts)
+
+
+def tag_docs(texts: Iterable[str]) -> None:
+    """:func:`parse_docs` without the entity recogniser, for texts parsed ahead of a reader that may
+    not need their entities (graphmem.language gives them on first use, the same as a full parse's)."""
+    tag_all(texts)
 
 
 def with_diary_subject(text: str, note: bool = False) -> str:

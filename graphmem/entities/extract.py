@@ -32,7 +32,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 from pydantic.json_schema import SkipJsonSchema
 
-from graphmem.beliefs.restore import parse_doc, parse_docs
+from graphmem.beliefs.restore import parse_docs, tag_docs
 from graphmem.beliefs.statements import MAX_ATOMIC_WORDS
 from graphmem.entities.lexicon import (
     COMMON_OPENERS,
@@ -48,6 +48,7 @@ from graphmem.entities.lexicon import (
 )
 from graphmem.entities.names import entity_key
 from graphmem.errors import LLMError, RuntimeSetupError
+from graphmem.language import named, tag_all
 from graphmem.llm.base import LLM, Usage
 
 log = logging.getLogger(__name__)
@@ -183,26 +184,44 @@ def _spans(body: str, tokens: list[_Token]) -> list[list[_Token]]:
     return spans
 
 
-@dataclass(frozen=True)
 class _Parse:
-    """What spaCy read in a text: where its words stand (character offsets) that the tagger reads
-    as common (and its NER names nothing), and each word's NER tag (IOB and label)."""
+    """What spaCy read in a text: each word's Penn tag (by character offset), the proper nouns the
+    text presents by a role, and, asked for only when needed (spaCy's entity recogniser, half a
+    parse's cost, runs then), each word's NER tag (IOB and label)."""
 
-    common: frozenset[int]
-    entities: dict[int, tuple[str, str]]
-    introduced: frozenset[int] = frozenset()  # proper nouns the text presents by a role
+    def __init__(self, doc: Any, *, ahead: bool = False) -> None:
+        self._doc = doc
+        self._ahead = ahead  # reading ahead: the first ask for entities raises _NamesWanted
+        self._tags = {t.idx: t.tag_ for t in doc}
+        self._entities: dict[int, tuple[str, str]] | None = None
+        self.introduced = frozenset(t.idx for t in doc if t.pos_ == "PROPN" and _presented_by_a_role(t))
+
+    @property
+    def entities(self) -> dict[int, tuple[str, str]]:
+        """Each word's NER tag (IOB and label), by character offset."""
+        if self._entities is None:
+            if self._ahead:
+                raise _NamesWanted
+            self._entities = {t.idx: (t.ent_iob_, t.ent_type_) for t in named(self._doc)}
+        return self._entities
+
+    def common(self, offset: int) -> bool:
+        """Whether the word at ``offset`` is one the tagger reads as common and the NER names nothing."""
+        return self._tags.get(offset) in _COMMON_TAGS and not self.entities[offset][1]
 
 
-def _parse(body: str) -> _Parse | None:
+class _NamesWanted(Exception):
+    """Reading ahead: the extraction of a text asked for its NER tags."""
+
+
+def _parse(body: str, ahead: bool = False) -> _Parse | None:
     """spaCy's reading of ``body`` (see the module's doc); None when spaCy cannot be loaded."""
     try:
-        doc = parse_doc(body)
+        doc = tag_all([body])[0]
     except RuntimeSetupError as e:
         log.warning("entity extraction reads capitals without spaCy: %s", e)
         return None
-    common = frozenset(t.idx for t in doc if t.tag_ in _COMMON_TAGS and not t.ent_type_)
-    introduced = frozenset(t.idx for t in doc if t.pos_ == "PROPN" and _presented_by_a_role(t))
-    return _Parse(common, {t.idx: (t.ent_iob_, t.ent_type_) for t in doc}, introduced)
+    return _Parse(doc, ahead=ahead)
 
 
 def _presented_by_a_role(token: Any) -> bool:
@@ -242,10 +261,10 @@ def _trim_opener(
     span: list[_Token],
     capitalised_elsewhere: set[str],
     lower_elsewhere: set[str],
-    common: frozenset[int] | None,
+    parse: _Parse | None,
 ) -> list[_Token]:
-    """Drop a first word that is capitalised only because it opens the sentence (``common``: the
-    offsets of the words the tagger reads as common; None: judge by the word's ending)."""
+    """Drop a first word that is capitalised only because it opens the sentence (``parse``: whether
+    the tagger reads it as common; None: judge by the word's ending)."""
     first = span[0]
     if not first.sentence_start or _known_product(first) or first.inner_capitals:
         return span
@@ -253,8 +272,8 @@ def _trim_opener(
         return span[1:]
     if first.lower in capitalised_elsewhere:
         return span
-    if common is not None:
-        return span[1:] if first.start in common else span
+    if parse is not None:
+        return span[1:] if parse.common(first.start) else span
     verb_like = first.lower.endswith(_VERB_LIKE_SUFFIXES)
     return [] if len(span) == 1 and verb_like else span
 
@@ -295,17 +314,20 @@ def speaker_prefix(text: str) -> tuple[str | None, str]:
 
 def extract_entities(text: str, speaker: str | None = None) -> list[EntityMention]:
     """The entities ``text`` mentions, speaker first, each once (by :func:`entity_key`). Raises nothing."""
+    return _extract(text, speaker)
+
+
+def _extract(text: str, speaker: str | None = None, ahead: bool = False) -> list[EntityMention]:
+    """:func:`extract_entities`; ``ahead``: raise _NamesWanted where the NER tags are first read."""
     prefixed, body = speaker_prefix(text)
     found = [EntityMention(name=s.strip(), kind=PERSON) for s in (speaker, prefixed) if s]
     tokens = _tokens(body)
     capitalised_elsewhere = {t.lower for t in tokens if t.capitalised and not t.sentence_start}
     lower_elsewhere = {t.lower for t in tokens if not t.capitalised and not t.inner_capitals}
     spans = _spans(body, tokens)
-    parse = _parse(body) if spans and len(tokens) <= MAX_ATOMIC_WORDS else None
+    parse = _parse(body, ahead) if spans and len(tokens) <= MAX_ATOMIC_WORDS else None
     for piece in (p for span in spans for p in _split_at_entities(span, parse)):
-        trimmed = _trim_opener(
-            piece, capitalised_elsewhere, lower_elsewhere, None if parse is None else parse.common
-        )
+        trimmed = _trim_opener(piece, capitalised_elsewhere, lower_elsewhere, parse)
         mention = _mention(trimmed, body, parse) if trimmed else None
         if mention is not None:
             found.append(mention)
@@ -338,10 +360,22 @@ def unique_mentions(mentions: Sequence[EntityMention]) -> list[EntityMention]:
 
 def parse_ahead(texts: Sequence[str]) -> None:
     """Parse the texts' bodies in one batch (a text costs half what it does alone), into the
-    cache :func:`extract_entities` reads (and the belief check: see graphmem.language)."""
-    bodies = [speaker_prefix(t)[1] for t in texts]
+    cache :func:`extract_entities` reads (and the belief check: see graphmem.language): spaCy's
+    entity recogniser reads only those whose extraction asks for NER tags."""
+    short = [(t, body) for t in texts if len(_tokens(body := speaker_prefix(t)[1])) <= MAX_ATOMIC_WORDS]
     with contextlib.suppress(RuntimeSetupError):  # extract_entities says so, and judges without it
-        parse_docs(b for b in bodies if len(_tokens(b)) <= MAX_ATOMIC_WORDS)
+        tag_docs(body for _, body in short)
+        # The NER tags of the texts whose extraction reads them (about a third), in one batch.
+        parse_docs(body for text, body in short if _wants_names(text))
+
+
+def _wants_names(text: str) -> bool:
+    """Whether extracting the entities of ``text`` reads its NER tags."""
+    try:
+        _extract(text, ahead=True)
+    except _NamesWanted:
+        return True
+    return False
 
 
 class _TextEntities(BaseModel):

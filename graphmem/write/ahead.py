@@ -3,7 +3,7 @@
 A batch's parses (the belief check's) and the future days its texts name (forward triggers) do not
 depend on the graph, so they are worked out in a thread while the embedding model runs (the model
 call leaves the interpreter free: the second core parses meanwhile), before the scope locks are
-taken. What is found is cached where the write path looks for it (``beliefs.restore.parse_docs``,
+taken. What is found is cached where the write path looks for it (``beliefs.restore.tag_docs``,
 ``agenda.dates``), so the write itself finds it ready; nothing here decides anything.
 The parses of stored neighbours, known only under the locks, are made there in one batch too.
 """
@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
-from graphmem.beliefs.restore import parse_docs
+from graphmem.beliefs.restore import tag_docs
 from graphmem.beliefs.statements import Statement, read_statement, speaker_in
 from graphmem.store.memories import StoredNeighbour
 
@@ -42,7 +42,7 @@ def read_ahead(
 
     def read() -> None:
         try:
-            parse_docs(bodies)
+            tag_docs(bodies)  # the belief check asks for entities of the few it judges
             for reader in readers:
                 reader.read_ahead(texts)
         except Exception:  # only a head start: the write path does it again and raises then

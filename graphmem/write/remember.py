@@ -351,7 +351,10 @@ class RememberPipeline:
         # them cost about a third of a second), then only the close pairs of one scope, in order.
         block = vectors[[d.index for d in fresh]]
         cosines = block @ block.T
-        for a_pos, b_pos in _judged_pairs(fresh, cosines >= self._beliefs.min_cosine):
+        pairs = _judged_pairs(fresh, cosines >= self._beliefs.min_cosine)
+        # their entities in one batch (the read-ahead parsed the texts without them)
+        parse_docs(judged_bodies((fresh[a].statement, fresh[b].statement) for a, b in pairs))
+        for a_pos, b_pos in pairs:
             a, b = fresh[a_pos], fresh[b_pos]
             verdict = judge_in_time(
                 a.statement, a.occurred_at, b.statement, b.occurred_at, float(cosines[a_pos, b_pos])

@@ -10,10 +10,11 @@ from typing import Any
 import numpy as np
 
 from graphmem.agenda.dates import _days, future_days_batch
-from graphmem.beliefs.restore import parse_doc, parse_docs
+from graphmem.beliefs.restore import parse_doc, parse_docs, tag_docs
 from graphmem.beliefs.statements import read_statement
 from graphmem.embedding.base import Vectors
 from graphmem.embedding.kept import KeptVectors
+from graphmem.entities.extract import extract_entities
 from graphmem.language import load_english
 from graphmem.write.ahead import judged_bodies
 
@@ -66,6 +67,30 @@ def test_batched_parses_are_the_parses_one_call_each_gives() -> None:
     assert [reading(parse_doc(x)) for x in texts] == [reading(one_each(x)) for x in texts]
 
 
+def test_parses_made_ahead_without_entities_give_what_a_full_parse_gives() -> None:
+    """Texts read ahead are parsed without spaCy's entity recogniser, which runs when a reader
+    first asks for entities: the belief check, entity extraction and the date pass then read what
+    one full parse of each text gives."""
+    texts = [
+        "Hey Mel, the tagged-ahead test met Dr. Priya Patel at the Natural History Museum.",
+        "Black mould in the tagged-ahead test's flat, said Sam Whitfield, the user's teammate.",
+        "The tagged-ahead test passed B1 French on 14 March.",
+    ]
+    tag_docs(texts)
+    one_each = load_english("the test")
+
+    def reading(doc: Any) -> list[tuple[str, str, str, int, str, str, str]]:
+        return [(t.text, t.tag_, t.dep_, t.head.i, t.lemma_, t.ent_iob_, t.ent_type_) for t in doc]
+
+    names = [[(m.name, m.kind, m.introduced) for m in extract_entities(x)] for x in texts]
+    assert names == [
+        [("Mel", None, False), ("Dr. Priya Patel", "person", False), ("Natural History Museum", None, False)],
+        [("Sam Whitfield", None, True)],  # "Black" opens the sentence; Sam is presented by a role
+        [("French", None, False)],  # "B1" is a level (the recogniser's reading), not a name
+    ]
+    assert [reading(parse_doc(x)) for x in texts] == [reading(one_each(x)) for x in texts]
+
+
 def test_only_pairs_the_judge_reads_are_parsed_ahead() -> None:
     ann = read_statement("Ann: I live in Porto.")
     bob = read_statement("Bob: I live in Lisbon.")
@@ -89,6 +114,7 @@ def test_the_date_pass_finds_the_days_a_full_reading_of_each_text_finds() -> Non
         "Call the ahead test's Bob tomorrow or in two weeks.",
     ]
     parse_docs(texts[:1])
+    tag_docs(texts[4:])  # parsed ahead without entities: the date pass has the recogniser read it
     full = load_english("the test")
     found = future_days_batch([(t, at) for t in texts])
     assert found == [_days(full(t), at, True) for t in texts]
