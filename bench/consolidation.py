@@ -238,7 +238,6 @@ def load(
 FORMER_TOPICS = TopicWeights(
     near=0.0,
     words=0.0,
-    word_keys=False,
     floor=0.18,
     time=0.5,
     resolution=0.16,

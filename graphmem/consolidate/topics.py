@@ -154,30 +154,6 @@ Measured and not kept: a group split into its modularity parts when each part ha
 entity and none is shared across, whatever their cosine (3 of 47 candidate splits on the mixed
 scopes qualified, no change); soft matching of content words by MiniLM word vectors (a pair's
 same-thread AUC 0.64 against the cosine's 0.89).
-
-Session 27: shared words are keys, no longer a bonus (``words`` 0.1 -> 0; ``word_keys``). Most
-impure memories on mixed 12-thread dev scopes are a thread's pair and a third memory tied to it by
-one common word ('out', 'pass', 'first', 'up', 'month', 'book' from 'booked'), a scope's idf
-cannot tell 'up' from 'yarn'. Over the candidate pairs of 40 such scopes (15,909, 4,015 of one
-thread), a logistic fit on half the scopes, scored on the other half, gives the cosine, nearness,
-entities and time AUC 0.9015 and the same with the words' rarity sum added (weight 0.16 against
-the cosine's 8.9: MiniLM's cosine already holds what shared words say); the formula's own AUC is
-0.889. A shared word still makes a candidate pair and counts as a key (the rule of a key mostly
-the group's own, the leftover pass's keys). Mixed scopes (``bench.topic_mixed``, seeds 7 / 8 / 9 /
-10): coverage 0.790 / 0.767 / 0.761 / 0.796 -> 0.792 / 0.779 / 0.771 / 0.794, purity 0.930 /
-0.924 / 0.929 / 0.935 -> 0.938 / 0.934 / 0.939 / 0.943, noise memories clustered per scope 0.17 /
-0.20 / 0.28 / 0.33 -> 0.12 / 0.15 / 0.25 / 0.35; at resolution 0.15 / 0.17, floor 0.38 / 0.42
-and near 0.4 purity stays 0.932-0.944 on seeds 7 / 8. The price: topics hold fewer of their
-episodes (in the covering memories 1,431 / 1,380 -> 1,404 / 1,361 episodes on seeds 7 / 8); the
-dev halves whole lose a topic (47 -> 46 of 53: topics' pottery course; purity 0.967 / 0.972 /
-1.0 / 0.933 -> 0.981 / 1.0 / 0.933 / 0.933, two groups of three with a stray in topics3); planted ARI offline 0.959 -> 0.947 (987 clustered
-both; its paraphrases in three wordings are tied across wordings by their words). Words at 0.025
-or 0.05 sit between (mixed purity 0.926-0.933). Measured and not kept: words by spaCy lemma and
-part of speech ('booked' apart from 'book': mixed coverage 0.729 / 0.721), spaCy's stop words left
-out of the words (0.748 / 0.742), entity 0.3 (dev 44 of 53), dropping a group of min_size with a
-stray (its weakest member's mean tie under 0.5 of the others': dev 42, mixed 0.733 / 0.742; in
-the leftover pass only: mixed coverage -0.01, purity +0.001-0.005), and keeping only members
-sharing a key in first-pass groups of up to 3-6 (dev 41).
 """
 
 from __future__ import annotations
@@ -215,12 +191,7 @@ class TopicWeights:
     floor: float = 0.4  # similarity a pair needs to be an edge at all
     near: float = 0.45  # bonus of two memories each other's nearest by vector (less by rank)
     entity: float = 0.2  # weight of a shared entity of full rarity
-    # weight of a shared content word (stemmed) of full rarity in a pair's similarity: none, since
-    # MiniLM's cosine already holds what two memories' shared words say (see the module's notes)
-    words: float = 0.0
-    # ... while a shared content word still counts as a key: it makes a candidate pair, and a group
-    # tied by one (held mostly by its members) is a story (``specific``; the leftover pass's keys)
-    word_keys: bool = True
+    words: float = 0.1  # weight of a shared content word (stemmed) of full rarity
     words_max_mentions: int = 20  # a word in more memories than this ties nothing (pairs: its square)
     entity_max_share: float = 0.2  # an entity mentioned by more of the graph than this ties nothing
     entity_max_mentions: int = 200  # nor one mentioned this often (pairs grow with its square)
@@ -343,7 +314,7 @@ def topic_similarities(
     shared, entity_holders = shared_pairs(
         signals.entities, signals.mentions, signals.scopes, nodes, w.entity_max_share, w.entity_max_mentions
     )
-    words = content_words(signals, nodes, w.owner) if w.words or w.word_keys else {}
+    words = content_words(signals, nodes, w.owner) if w.words else {}
     worded, word_holders = shared_pairs(
         words, {}, signals.scopes, nodes, w.entity_max_share, w.words_max_mentions
     )

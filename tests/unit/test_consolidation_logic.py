@@ -303,7 +303,7 @@ def test_topics_come_from_rare_shared_words_when_no_entity_was_extracted() -> No
     weights = TopicWeights(neighbours=0, words=0.5, floor=0.1, entity_max_share=0.4)
     found = sorted(c.members for c in topic_clusters(neighbours, {}, signals, weights, 3))
     assert found == [("k1", "k2", "k3"), ("r1", "r2", "r3")]  # 'user' is in too many to tie anything
-    without_words = TopicWeights(neighbours=0, words=0.0, word_keys=False, floor=0.1, entity_max_share=0.4)
+    without_words = TopicWeights(neighbours=0, words=0.0, floor=0.1, entity_max_share=0.4)
     assert topic_clusters(neighbours, {}, signals, without_words, 3) == []
 
 
@@ -318,29 +318,6 @@ def test_decay_pass_counts_from_the_last_use_and_is_the_same_all_day() -> None:
     assert strength_on(unused, day_start(now)) == strength_on(unused, day_start(now + timedelta(hours=6)))
     assert 0.1 < strength_on(unused, day_start(now)) < 0.11  # 89.3 days to the start of the day
     assert strength_on(replace(unused, pinned=True), day_start(now)) == 1.0
-
-
-def test_a_shared_word_is_a_key_of_a_story_but_adds_nothing_to_a_pair_s_similarity() -> None:
-    from graphmem.consolidate.topics import TopicWeights, topic_similarities
-    from graphmem.store.consolidation import TopicSignals
-
-    texts = {
-        "a": "Passed the theory test on the first try.",
-        "b": "Passed the mock exam with 78 percent.",
-        "c": "Bought fins and a mask for the pool.",
-        "d": "The tortoise ate clover all afternoon.",
-    }
-    ids = sorted(texts)
-    vectors = {m: np.eye(8, dtype=np.float32)[i] for i, m in enumerate(ids)}  # cosine 0 between all
-    neighbours: dict[str, list[tuple[str, float]]] = {m: [] for m in ids}  # no nearest: keys alone
-    signals = TopicSignals({m: 0.0 for m in ids}, {}, {}, [], texts, {m: "/u" for m in ids})
-    nodes, pairs = topic_similarities(neighbours, vectors, signals, TopicWeights())
-    passed = sorted([nodes.index("a"), nodes.index("b")])
-    assert pairs.pairs.tolist() == [passed]  # 'passed' still makes the pair a candidate ...
-    assert pairs.similarity(0.45).tolist() == [0.0]  # ... adding nothing to its cosine (0 here)
-    assert pairs.story(passed, 0.5)  # ... and is a key the two hold alone
-    _, weighed = topic_similarities(neighbours, vectors, signals, TopicWeights(words=0.1))
-    assert weighed.similarity(0.45)[0] == pytest.approx(0.1 * 0.5 * 1.27)  # the former bonus
 
 
 def test_time_apart_counts_in_the_scope_s_memories_not_in_days() -> None:
