@@ -90,7 +90,7 @@ def _possessed(subject: str) -> tuple[str, str] | None:
     return (owner, noun) if sep else None
 
 
-def _different_subjects(a: Clause, b: Clause) -> bool:
+def _different_subjects(a: Clause, b: Clause, writer: str = "user") -> bool:
     """Whether the two clauses are about different people or things.
 
     "Ana's sertraline dose" and "Ana" are one subject when the statement about Ana speaks of that
@@ -98,7 +98,9 @@ def _different_subjects(a: Clause, b: Clause) -> bool:
     team standup", "the standup") are one; a change said of someone else's doing ("My doctor
     switched me to...") is about whoever it names.
     """
-    if a.subject is None or b.subject is None or a.subject == b.subject:
+    if a.subject is None or b.subject is None:
+        return _ours_and_a_relatives(a, b, writer) or _ours_and_a_relatives(b, a, writer)
+    if a.subject == b.subject:
         return False
     pa, pb = _possessed(a.subject), _possessed(b.subject)
     if pa and pa[0] == b.subject:
@@ -110,6 +112,24 @@ def _different_subjects(a: Clause, b: Clause) -> bool:
     if one_thing(a.subject, b.subject):
         return False
     return not (_done_to(a, b) or _done_to(b, a))
+
+
+WE = frozenset({"we", "our", "us"})
+
+
+def _ours_and_a_relatives(ours: Clause, other: Clause, writer: str) -> bool:
+    """Whether ``ours`` is said of "we" or "our" (no subject) and ``other`` of someone of the
+    writer's ("my brother's rent", "my parents' anniversary"): a relative or a colleague is not
+    the "we" who writes, unless the change is done to them."""
+    return (
+        ours.subject is None
+        and bool(ours.lemmas & WE)
+        and other.subject is not None
+        and other.subject != writer
+        and writer in other.mentions
+        and not _done_to(ours, other)
+        and not _done_to(other, ours)
+    )
 
 
 def _owned_nouns(clause: Clause, owned: str) -> frozenset[str]:
@@ -515,7 +535,8 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
         if _restates(a, b, cosine) and _restates(b, a, cosine):
             return Verdict(False, "restates")
         return Verdict(True, "new value for the same key")
-    if _different_subjects(a, b):
+    writer = (new.speaker or old.speaker or "user").lower()
+    if _different_subjects(a, b, writer):
         return Verdict(False, "different subjects")
     if _points_back_vaguely(a) or _points_back_vaguely(b):
         return Verdict(False, "about what the context named")

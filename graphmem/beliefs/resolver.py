@@ -7,15 +7,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+import numpy as np
+
 from graphmem.beliefs.change_cue import ChangeCue, Kept
 from graphmem.beliefs.judge import judge_in_time
 from graphmem.beliefs.plan import BeliefAction, BeliefPlan
 from graphmem.beliefs.relation import Candidate, RelationJudge, announces_named_change
 from graphmem.beliefs.statements import Statement
+from graphmem.embedding.base import Embedder, l2_normalize
 from graphmem.errors import LLMError
 from graphmem.llm.base import LLM, Usage
 
 log = logging.getLogger(__name__)
+
+# A statement that arrives after later-dated ones is checked against this many of them (most alike first).
+LATER_CHECKED = 3
+# Stands for the new statement while a later stored one is checked as if it arrived last.
+OUTDATED = "\x00new"
 
 SYSTEM = (
     "You maintain an agent's long-term memory. Given a NEW statement and similar STORED memories, "
@@ -71,11 +79,13 @@ class BeliefChecker:
         settings: BeliefSettings | None = None,
         relations: RelationJudge | None = None,
         cue: ChangeCue | None = None,
+        embedder: Embedder | None = None,
     ) -> None:
         self._llm = llm
         self._settings = settings or BeliefSettings()
         self._relations = relations
         self._cue = cue
+        self._embedder = embedder
 
     @property
     def min_cosine(self) -> float:
@@ -112,9 +122,37 @@ class BeliefChecker:
         if actions:
             return BeliefPlan(actions=actions, insert_new=True)
         replaced, reason = self._unnamed(new, occurred_at, neighbours, vector, kept)
+        if replaced is None:
+            replaced, reason = self._outdated_by(new, occurred_at, neighbours)
         if replaced is not None:
             actions.append(BeliefAction(memory_id=replaced, action="update", reason=reason))
         return BeliefPlan(actions=actions, insert_new=True)
+
+    def _outdated_by(
+        self, new: Statement, occurred_at: datetime, neighbours: Sequence[Neighbour]
+    ) -> tuple[str | None, str]:
+        """The stored statement dated after ``new`` that would have replaced it had the two arrived
+        in time order ("I live in Sacramento" written after "Settled into our new place in Oakland",
+        dated later): each later one, most alike first, is checked as if it arrived last, against
+        ``new`` and the stored statements dated before it."""
+        if self._embedder is None:
+            return None, ""
+        later = [n for n in neighbours if n.occurred_at > occurred_at and n.cosine >= self.min_cosine]
+        for n in sorted(later, key=lambda n: -n.cosine)[:LATER_CHECKED]:
+            seen = [m for m in neighbours if m is not n and m.occurred_at <= n.occurred_at]
+            vectors = l2_normalize(np.asarray(self._embedder.embed([n.text, *(m.text for m in seen)]), np.float32))
+            itself = Neighbour(OUTDATED, new.body, n.cosine, occurred_at, 1.0, new)
+            before = [
+                itself,
+                *(
+                    Neighbour(m.id, m.text, float(vectors[i + 1] @ vectors[0]), m.occurred_at, m.strength, m.statement)
+                    for i, m in enumerate(seen)
+                ),
+            ]
+            plan = self.offline(n.statement, n.occurred_at, before, vectors[0])
+            if OUTDATED in plan.replaced():
+                return n.id, "a later statement replaces it"
+        return None, ""
 
     def _unnamed(
         self,
