@@ -3,7 +3,8 @@
 Usage: python bench/eval/split.py [beliefs.jsonl] [user_memories.json]
 
 * beliefs.jsonl -> beliefs_split.json, stratified by ``kind``; the same for each further set of
-  belief scenarios (beliefs2.jsonl -> beliefs2_split.json, beliefs3.jsonl -> beliefs3_split.json).
+  belief scenarios (beliefs2.jsonl -> beliefs2_split.json, beliefs3.jsonl -> beliefs3_split.json,
+  beliefs4.jsonl -> beliefs4_split.json).
 * user_memories.json (optional, may be absent) -> user_memories_split.json,
   split by user id.
 * ../shared/data/locomo10.json (read in place) -> locomo_split.json, split by conversation.
@@ -22,7 +23,8 @@ from typing import Any
 
 SEED = 20261125
 TOPIC_SETS = ("topics", "topics2", "topics3", "topics4")  # bench.topic_eval --set NAME
-BELIEF_SETS = ("beliefs2", "beliefs3")  # bench.belief_eval --set NAME, besides beliefs.jsonl (argv[1])
+# bench.belief_eval --set NAME, besides beliefs.jsonl (argv[1])
+BELIEF_SETS = ("beliefs2", "beliefs3", "beliefs4")
 HERE = Path(__file__).resolve().parent
 
 
