@@ -12,7 +12,9 @@ import numpy as np
 from graphmem.beliefs.change_cue import ChangeCue, Kept
 from graphmem.beliefs.judge import judge_in_time
 from graphmem.beliefs.plan import BeliefAction, BeliefPlan
+from graphmem.beliefs.parse import sentence_count
 from graphmem.beliefs.relation import Candidate, RelationJudge, announces_named_change
+from graphmem.beliefs.sentences import sentences_of
 from graphmem.beliefs.statements import Statement
 from graphmem.embedding.base import Embedder, l2_normalize
 from graphmem.errors import LLMError
@@ -124,9 +126,33 @@ class BeliefChecker:
         replaced, reason = self._unnamed(new, occurred_at, neighbours, vector, kept)
         if replaced is None:
             replaced, reason = self._outdated_by(new, occurred_at, neighbours)
+        if replaced is None:
+            replaced, reason = self._by_a_sentence(new, occurred_at, neighbours)
         if replaced is not None:
             actions.append(BeliefAction(memory_id=replaced, action="update", reason=reason))
         return BeliefPlan(actions=actions, insert_new=True)
+
+    def _by_a_sentence(
+        self, new: Statement, occurred_at: datetime, neighbours: Sequence[Neighbour]
+    ) -> tuple[str | None, str]:
+        """The stored statement that one sentence of a message of several replaces: the one the
+        judge finds it in conflict with, or the one whose relation it changes with a name. The
+        message's own cosine stands for the sentence's (lower: the other sentences dilute it)."""
+        if new.atomic and sentence_count(new.body) <= 1:
+            return None, ""
+        for sentence in sentences_of(new):
+            for n in neighbours:
+                if n.cosine < self._settings.fallback_min_cosine:
+                    continue
+                verdict = judge_in_time(n.statement, n.occurred_at, sentence, occurred_at, n.cosine)
+                if verdict.conflict:
+                    return n.id, f"one of its sentences: {verdict.reason}"
+            if self._relations is not None:
+                earlier = [Candidate(n.id, n.statement) for n in neighbours if n.occurred_at <= occurred_at]
+                replaced = self._relations.replaced(sentence, earlier)
+                if replaced is not None:
+                    return replaced, "one of its sentences: the same relation with a new name"
+        return None, ""
 
     def _outdated_by(
         self, new: Statement, occurred_at: datetime, neighbours: Sequence[Neighbour]
