@@ -1,5 +1,7 @@
 """A small user memory, asked as a user would: hit@1 and hit@3 of graphmem beside plain MiniLM
-cosine and BM25 over the same facts, on the dev or test half of bench/eval/user_memories.json.
+cosine and BM25 over the same facts, on the dev or test half of one set of users:
+bench/eval/user_memories.json (the default) or user_memories2.json (``--set``, written later and
+never tuned on), each halved by user id in ``<set>_split.json``.
 
 Each user's facts are written one at a time, in date order, through REST (one scope per user),
 then every question is asked with ``reinforce: false`` (so asking does not change what is
@@ -7,7 +9,8 @@ measured; ``--reinforce`` asks as a default client would). Questions typed ``as_
 date. The baselines rank all of the user's facts (they know nothing of time or supersession;
 for ``as_of`` questions they rank the facts written by then). Prints JSON lines.
 
-    python -m bench.user_memory_eval [--half dev|test|all] [--reinforce] [--failures]
+    python -m bench.user_memory_eval [--set user_memories|user_memories2] [--half dev|test|all]
+        [--reinforce] [--failures]
 """
 
 from __future__ import annotations
@@ -26,14 +29,15 @@ from bench.baselines import BM25, english_tokenize, vector_top
 from graphmem.embedding.factory import create_embedder
 
 EVAL = Path(__file__).parent / "eval"
+SETS = ("user_memories", "user_memories2")
 
 
-def load_half(half: str) -> list[dict[str, Any]]:
-    """The users of one half (the split was made once, before any tuning, with a fixed seed)."""
-    users: list[dict[str, Any]] = json.loads((EVAL / "user_memories.json").read_text())["users"]
+def load_half(half: str, name: str = "user_memories") -> list[dict[str, Any]]:
+    """The users of one half of a set (each split was made once, before any tuning, with a fixed seed)."""
+    users: list[dict[str, Any]] = json.loads((EVAL / f"{name}.json").read_text())["users"]
     if half == "all":
         return users
-    split = json.loads((EVAL / "user_memories_split.json").read_text())
+    split = json.loads((EVAL / f"{name}_split.json").read_text())
     wanted = set(split[half])
     return [u for u in users if u["id"] in wanted]
 
@@ -64,11 +68,12 @@ def hits(ranked: list[str], gold: set[str]) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--set", dest="set_name", choices=SETS, default=SETS[0], help="which set of users")
     parser.add_argument("--half", choices=["dev", "test", "all"], default="test")
     parser.add_argument("--reinforce", action="store_true", help="recall as a default client does")
     parser.add_argument("--failures", action="store_true", help="print each question graphmem misses")
     args = parser.parse_args()
-    users = load_half(args.half)
+    users = load_half(args.half, args.set_name)
     embedder = create_embedder("onnx")
     totals: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     with (
@@ -116,6 +121,7 @@ def main() -> None:
                     )
     for (system, kind), measures in sorted(totals.items()):
         emit(
+            set=args.set_name,
             half=args.half,
             system=system,
             type=kind,

@@ -6,7 +6,8 @@ Usage: python bench/eval/split.py [beliefs.jsonl] [user_memories.json]
   belief scenarios (beliefs2.jsonl -> beliefs2_split.json, beliefs3.jsonl -> beliefs3_split.json,
   beliefs4.jsonl -> beliefs4_split.json).
 * user_memories.json (optional, may be absent) -> user_memories_split.json,
-  split by user id.
+  split by user id; the same for each further set of users (user_memories2.json ->
+  user_memories2_split.json).
 * ../shared/data/locomo10.json (read in place) -> locomo_split.json, split by conversation.
 * topics.json -> topics_split.json, split by topic thread (and the noise memories by id); the same
   for each further set of threads (topics2.json -> topics2_split.json).
@@ -25,6 +26,7 @@ SEED = 20261125
 TOPIC_SETS = ("topics", "topics2", "topics3", "topics4")  # bench.topic_eval --set NAME
 # bench.belief_eval --set NAME, besides beliefs.jsonl (argv[1])
 BELIEF_SETS = ("beliefs2", "beliefs3", "beliefs4")
+USER_SETS = ("user_memories2",)  # bench.user_memory_eval --set NAME, besides user_memories.json (argv[2])
 HERE = Path(__file__).resolve().parent
 
 
@@ -124,6 +126,10 @@ def main(argv: list[str]) -> int:
         _write(users.with_name("user_memories_split.json"), split_users(users))
     else:
         print(f"{users} not found, skipped")
+    for name in USER_SETS:
+        more_users = HERE / f"{name}.json"
+        if more_users.exists():
+            _write(HERE / f"{name}_split.json", split_users(more_users))
     for name in TOPIC_SETS:
         topics = HERE / f"{name}.json"
         if topics.exists():
