@@ -14,7 +14,7 @@ from graphmem.beliefs.judge import judge_in_time
 from graphmem.beliefs.plan import BeliefAction, BeliefPlan
 from graphmem.beliefs.parse import sentence_count
 from graphmem.beliefs.relation import Candidate, RelationJudge, announces_named_change
-from graphmem.beliefs.sentences import sentences_of
+from graphmem.beliefs.sentences import announces_change, sentences_of
 from graphmem.beliefs.statements import Statement
 from graphmem.embedding.base import Embedder, l2_normalize
 from graphmem.errors import LLMError
@@ -135,12 +135,15 @@ class BeliefChecker:
     def _by_a_sentence(
         self, new: Statement, occurred_at: datetime, neighbours: Sequence[Neighbour]
     ) -> tuple[str | None, str]:
-        """The stored statement that one sentence of a message of several replaces: the one the
-        judge finds it in conflict with, or the one whose relation it changes with a name. The
+        """The stored statement that one sentence of a message of several, a sentence that says
+        something changed, replaces: the one the judge finds it in conflict with, or the one whose
+        relation it changes with a name. The
         message's own cosine stands for the sentence's (lower: the other sentences dilute it)."""
         if new.atomic and sentence_count(new.body) <= 1:
             return None, ""
         for sentence in sentences_of(new):
+            if not announces_change(sentence):
+                continue
             for n in neighbours:
                 if n.cosine < self._settings.fallback_min_cosine:
                     continue

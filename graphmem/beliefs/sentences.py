@@ -8,6 +8,7 @@ is judged sentence by sentence: what one of its sentences replaces, the message 
 
 from __future__ import annotations
 
+from graphmem.beliefs.parse import CORRECTION
 from graphmem.beliefs.restore import parse_doc
 from graphmem.beliefs.statements import Statement, read_statement
 
@@ -22,3 +23,10 @@ def sentences_of(statement: Statement) -> list[Statement]:
     if not 1 < len(found) <= MAX_SENTENCES:
         return []
     return [read_statement(text, statement.speaker) for text in found]
+
+
+def announces_change(sentence: Statement) -> bool:
+    """Whether a sentence says that something changed: a word of change ("now", "moved",
+    "anymore") or a correction ("Actually, ..."). Only such a sentence of a longer message is
+    judged on its own; the others are talk around the news."""
+    return sentence.change or CORRECTION.match(sentence.body) is not None
