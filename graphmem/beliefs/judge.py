@@ -28,7 +28,7 @@ from graphmem.beliefs.parse import (
     without_correction,
 )
 from graphmem.beliefs.reported import reported
-from graphmem.beliefs.statements import MULTI_VALUED, Statement
+from graphmem.beliefs.statements import MULTI_VALUED, RELATION_NOUNS, SINGLE_VALUED, Statement
 from graphmem.stemming import stem
 
 # Cosine similarity above which two statements about one subject speak of the same slot, when
@@ -232,13 +232,28 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
         return True
     if b.replaces and a.values & b.values:
         return True  # "Bob left Google and joined Stripe" names the value it replaces
-    if old.families & new.families:
+    families_a, families_b = _families(old, a), _families(new, b)
+    if families_a & families_b:
         return True
-    if old.families and new.families:
+    if families_a and families_b:
         return False  # "lives in Lagos" and "now works as an accountant": two known attributes
     if a.change and b.change:
         return cosine >= BOTH_CHANGED_SLOT_COSINE  # two steps of one thing that keeps changing
     return cosine >= (CHANGED_SLOT_COSINE if a.change or b.change else SAME_SLOT_COSINE)
+
+
+_FAMILY_STEMS = {name: frozenset(stem(w) for w in vocab) for name, vocab in SINGLE_VALUED.items()}
+
+
+def _families(statement: Statement, clause: Clause) -> frozenset[str]:
+    """The single-valued attribute families (statements.SINGLE_VALUED) a clause of ``statement``
+    speaks of: the statement's when it is one clause, else the clause's own words' ("Jonas moved
+    to Copenhagen; he works for the ambulance service now": the second clause is about work, not
+    where anyone lives)."""
+    if len(clauses_of(statement)) < 2:
+        return statement.families
+    stems = {stem(lemma) for lemma in clause.lemmas}
+    return frozenset(name for name, vocab in _FAMILY_STEMS.items() if vocab & stems)
 
 
 def one_thing(a: str, b: str) -> bool:
@@ -262,6 +277,8 @@ def _changes_the_subject_of(changed: Clause, other: Clause) -> bool:
     about ("Postponed the audit to May 9" changes what "The audit is on April 2" says of the audit)."""
     if not (changed.predicate in CHANGE_LEMMAS and other.subject) or other.subject == changed.subject:
         return False  # the verb itself is the change ("a new sofa" changes nothing of the cat's)
+    if other.predicate is not None:
+        return False  # what the subject does ("Hannah rows on the Alster") is no state a change names
     return _names(changed, other.subject)
 
 

@@ -10,7 +10,7 @@ from datetime import datetime
 import numpy as np
 
 from graphmem.beliefs.change_cue import ChangeCue, Kept
-from graphmem.beliefs.judge import judge_in_time
+from graphmem.beliefs.judge import clauses_of, judge_in_time
 from graphmem.beliefs.plan import BeliefAction, BeliefPlan
 from graphmem.beliefs.parse import sentence_count
 from graphmem.beliefs.relation import Candidate, RelationJudge, announces_named_change
@@ -24,6 +24,9 @@ log = logging.getLogger(__name__)
 
 # A statement that arrives after later-dated ones is checked against this many of them (most alike first).
 LATER_CHECKED = 3
+# Beyond one stored statement per clause, a statement replaces only those this alike to one it
+# replaces: earlier steps of the same thing.
+CHAIN_COSINE = 0.6
 # Stands for the new statement while a later stored one is checked as if it arrived last.
 OUTDATED = "\x00new"
 
@@ -113,7 +116,7 @@ class BeliefChecker:
         reads as news of a change, the earlier one it is clearly most like (beliefs/change_cue.py)."""
         actions = []
         kept: list[Kept] = []
-        for n in neighbours:
+        for n in sorted(neighbours, key=lambda n: -n.cosine):
             if n.cosine < self._settings.fallback_min_cosine:
                 continue
             verdict = judge_in_time(n.statement, n.occurred_at, new, occurred_at, n.cosine)
@@ -122,7 +125,7 @@ class BeliefChecker:
             else:
                 kept.append(Kept(n.id, n.statement, n.cosine, n.occurred_at <= occurred_at, verdict.reason))
         if actions:
-            return BeliefPlan(actions=actions, insert_new=True)
+            return BeliefPlan(actions=self._one_value_a_clause(new, actions, neighbours), insert_new=True)
         replaced, reason = self._unnamed(new, occurred_at, neighbours, vector, kept)
         if replaced is None:
             replaced, reason = self._outdated_by(new, occurred_at, neighbours)
@@ -131,6 +134,25 @@ class BeliefChecker:
         if replaced is not None:
             actions.append(BeliefAction(memory_id=replaced, action="update", reason=reason))
         return BeliefPlan(actions=actions, insert_new=True)
+
+    def _one_value_a_clause(
+        self, new: Statement, actions: list[BeliefAction], neighbours: Sequence[Neighbour]
+    ) -> list[BeliefAction]:
+        """A statement tells one value per clause: of the stored statements the judge finds it in
+        conflict with (most alike first), it replaces as many as it has clauses, and beyond those
+        only statements of the same thing as one of them (earlier steps of one chain, at least
+        ``CHAIN_COSINE`` alike): "Ji-hoon and Soo-min broke up" is no news of his job, his games
+        and his climbing as well."""
+        room = max(1, len(clauses_of(new)))
+        if len(actions) <= room or self._embedder is None:
+            return actions[:room]
+        texts = {n.id: n.text for n in neighbours}
+        vectors = l2_normalize(np.asarray(self._embedder.embed([texts[a.memory_id] for a in actions]), np.float32))
+        kept = list(range(room))
+        for i in range(room, len(actions)):
+            if max(float(vectors[i] @ vectors[j]) for j in kept[:room]) >= CHAIN_COSINE:
+                kept.append(i)
+        return [actions[i] for i in kept]
 
     def _by_a_sentence(
         self, new: Statement, occurred_at: datetime, neighbours: Sequence[Neighbour]
