@@ -70,7 +70,9 @@ class Kept:
 def _subject_stems(statement: Statement) -> frozenset[str]:
     """The words its clauses are said of, as the statement's values are kept ("Lena" of "Lena
     lives in Oslo"), and the words before its first verb as the statement reads them."""
-    said_of = {stem(w) for clause in clauses_of(statement) if clause.subject for w in _WORDS.findall(clause.subject)}
+    said_of = {
+        stem(w) for clause in clauses_of(statement) if clause.subject for w in _WORDS.findall(clause.subject)
+    }
     return frozenset(said_of) | (statement.subject_words if not said_of else frozenset())
 
 

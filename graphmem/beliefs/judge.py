@@ -28,7 +28,7 @@ from graphmem.beliefs.parse import (
     without_correction,
 )
 from graphmem.beliefs.reported import reported
-from graphmem.beliefs.statements import MULTI_VALUED, RELATION_NOUNS, SINGLE_VALUED, Statement
+from graphmem.beliefs.statements import MULTI_VALUED, SINGLE_VALUED, Statement
 from graphmem.stemming import stem
 
 # Cosine similarity above which two statements about one subject speak of the same slot, when

@@ -11,8 +11,8 @@ import numpy as np
 
 from graphmem.beliefs.change_cue import ChangeCue, Kept
 from graphmem.beliefs.judge import clauses_of, judge_in_time
-from graphmem.beliefs.plan import BeliefAction, BeliefPlan
 from graphmem.beliefs.parse import sentence_count
+from graphmem.beliefs.plan import BeliefAction, BeliefPlan
 from graphmem.beliefs.relation import Candidate, RelationJudge, announces_named_change
 from graphmem.beliefs.sentences import announces_change, sentences_of
 from graphmem.beliefs.statements import Statement
@@ -135,6 +135,11 @@ class BeliefChecker:
             actions.append(BeliefAction(memory_id=replaced, action="update", reason=reason))
         return BeliefPlan(actions=actions, insert_new=True)
 
+    def _unit(self, texts: list[str]) -> np.ndarray:
+        """Unit vectors of ``texts`` (the checker's embedder is set wherever this is called)."""
+        assert self._embedder is not None
+        return l2_normalize(np.asarray(self._embedder.embed(texts), dtype=np.float32))
+
     def _one_value_a_clause(
         self, new: Statement, actions: list[BeliefAction], neighbours: Sequence[Neighbour]
     ) -> list[BeliefAction]:
@@ -147,7 +152,7 @@ class BeliefChecker:
         if len(actions) <= room or self._embedder is None:
             return actions[:room]
         texts = {n.id: n.text for n in neighbours}
-        vectors = l2_normalize(np.asarray(self._embedder.embed([texts[a.memory_id] for a in actions]), np.float32))
+        vectors = self._unit([texts[a.memory_id] for a in actions])
         kept = list(range(room))
         for i in range(room, len(actions)):
             if max(float(vectors[i] @ vectors[j]) for j in kept[:room]) >= CHAIN_COSINE:
@@ -191,13 +196,13 @@ class BeliefChecker:
         later = [n for n in neighbours if n.occurred_at > occurred_at and n.cosine >= self.min_cosine]
         for n in sorted(later, key=lambda n: -n.cosine)[:LATER_CHECKED]:
             seen = [m for m in neighbours if m is not n and m.occurred_at <= n.occurred_at]
-            vectors = l2_normalize(np.asarray(self._embedder.embed([n.text, *(m.text for m in seen)]), np.float32))
+            vectors = self._unit([n.text, *(m.text for m in seen)])
             itself = Neighbour(OUTDATED, new.body, n.cosine, occurred_at, 1.0, new)
             before = [
                 itself,
                 *(
-                    Neighbour(m.id, m.text, float(vectors[i + 1] @ vectors[0]), m.occurred_at, m.strength, m.statement)
-                    for i, m in enumerate(seen)
+                    Neighbour(m.id, m.text, float(v @ vectors[0]), m.occurred_at, m.strength, m.statement)
+                    for m, v in zip(seen, vectors[1:], strict=True)
                 ),
             ]
             plan = self.offline(n.statement, n.occurred_at, before, vectors[0])
