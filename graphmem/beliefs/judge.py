@@ -104,9 +104,9 @@ def _different_subjects(a: Clause, b: Clause, writer: str = "user") -> bool:
         return False
     pa, pb = _possessed(a.subject), _possessed(b.subject)
     if pa and pa[0] == b.subject:
-        return not (_owned_nouns(a, pa[1]) & b.lemmas or _ends_its_value(b, a))
+        return not (_owned_nouns(a, pa[1]) & b.lemmas or _ends_its_value(b, a) or _changes_its_owner(a, b))
     if pb and pb[0] == a.subject:
-        return not (_owned_nouns(b, pb[1]) & a.lemmas or _ends_its_value(a, b))
+        return not (_owned_nouns(b, pb[1]) & a.lemmas or _ends_its_value(a, b) or _changes_its_owner(b, a))
     if (pa and pa[1] == b.subject and b.thing) or (pb and pb[1] == a.subject and a.thing):
         return False  # "my running club" and "the running club": the one the memory knows
     if one_thing(a.subject, b.subject):
@@ -130,6 +130,17 @@ def _ours_and_a_relatives(ours: Clause, other: Clause, writer: str) -> bool:
         and not _done_to(ours, other)
         and not _done_to(other, ours)
     )
+
+
+# "him", "her", "them" as spaCy lemmatises them
+_THIRD_PERSON = frozenset({"he", "she", "they", "him", "her", "them"})
+
+
+def _changes_its_owner(owned: Clause, owner: Clause) -> bool:
+    """Whether a clause said of someone's doctor, boss, landlord... changes that someone with a
+    change verb, away from what the owner's clause names ("Kwame's doctor switched him from
+    nifedipine to amlodipine" is about Kwame's "takes nifedipine")."""
+    return owned.predicate in CHANGE_LEMMAS and bool(owned.lemmas & _THIRD_PERSON and owned.values & owner.values)
 
 
 def _owned_nouns(clause: Clause, owned: str) -> frozenset[str]:
