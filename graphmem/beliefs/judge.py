@@ -140,7 +140,8 @@ def _changes_its_owner(owned: Clause, owner: Clause) -> bool:
     """Whether a clause said of someone's doctor, boss, landlord... changes that someone with a
     change verb, away from what the owner's clause names ("Kwame's doctor switched him from
     nifedipine to amlodipine" is about Kwame's "takes nifedipine")."""
-    return owned.predicate in CHANGE_LEMMAS and bool(owned.lemmas & _THIRD_PERSON and owned.values & owner.values)
+    names_its_value = owned.values & owner.values
+    return owned.predicate in CHANGE_LEMMAS and bool(owned.lemmas & _THIRD_PERSON and names_its_value)
 
 
 def _owned_nouns(clause: Clause, owned: str) -> frozenset[str]:
