@@ -48,6 +48,9 @@ class RankWeights:
     # share of one in the memory itself. Dev halves (simulated LoCoMo recall@10 with the context
     # vector): 0.3 -> 0.692, 0.5 -> 0.697, 0.7 -> 0.699; half is taken as the plain middle.
     context_words: float = 0.5
+    # A memory stating the fact of someone else than the question asks about (a relative's for
+    # the person's, the person's for a relative's: recall/whose.py) loses this much relevance.
+    other_subject: float = 0.1
 
     def __post_init__(self) -> None:
         if 2 * self.dynamics_cap + self.entity_bonus >= CLEAR_MARGIN:
