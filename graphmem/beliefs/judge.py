@@ -103,6 +103,8 @@ def _different_subjects(a: Clause, b: Clause, writer: str = "user") -> bool:
     if a.subject == b.subject:
         return False
     pa, pb = _possessed(a.subject), _possessed(b.subject)
+    if _named_in_apposition(a, pa, b) or _named_in_apposition(b, pb, a):
+        return False  # "Ahmet's wife Elif works at Migros" / "Elif left Migros": Elif both times
     if pa and pa[0] == b.subject:
         return not (_owned_nouns(a, pa[1]) & b.lemmas or _ends_its_value(b, a) or _changes_its_owner(a, b))
     if pb and pb[0] == a.subject:
@@ -112,6 +114,15 @@ def _different_subjects(a: Clause, b: Clause, writer: str = "user") -> bool:
     if one_thing(a.subject, b.subject):
         return False
     return not (_done_to(a, b) or _done_to(b, a))
+
+
+def _named_in_apposition(owned: Clause, possessed: tuple[str, str] | None, named: Clause) -> bool:
+    """Whether ``owned`` is said of someone's relative whom it also names ("Ahmet's wife Elif",
+    "Kwame's wife Abena"), and ``named`` is said of that name."""
+    if possessed is None or named.subject is None or named.subject == possessed[0]:
+        return False
+    name = named.subject
+    return name in named.names and (name in owned.names or name in (owned.subject or "").split())
 
 
 WE = frozenset({"we", "our", "us"})
