@@ -300,8 +300,8 @@ def _changes_the_subject_of(changed: Clause, other: Clause) -> bool:
     about ("Postponed the audit to May 9" changes what "The audit is on April 2" says of the audit)."""
     if not (changed.predicate in CHANGE_LEMMAS and other.subject) or other.subject == changed.subject:
         return False  # the verb itself is the change ("a new sofa" changes nothing of the cat's)
-    if other.predicate is not None:
-        return False  # what the subject does ("Hannah rows on the Alster") is no state a change names
+    if changed.subject and changed.subject in changed.names and not one_thing(changed.subject, other.subject):
+        return False  # a named doer's change is theirs: "Marco moved and joined Giulia" changes no Giulia
     return _names(changed, other.subject)
 
 

@@ -99,7 +99,9 @@ class BeliefChecker:
 
     def lookup_min_cosine(self, new: Statement) -> float:
         """How unlike ``new`` a stored memory may be and still be worth reading for it."""
-        if self._relations is not None and announces_named_change(new):
+        if self._relations is not None and (
+            announces_named_change(new) or any(announces_named_change(s) for s in sentences_of(new))
+        ):
             return min(self.min_cosine, self._settings.relation_min_cosine)
         return self.min_cosine
 
