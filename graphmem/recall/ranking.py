@@ -51,9 +51,6 @@ class RankWeights:
     # A memory stating the fact of someone else than the question asks about (a relative's for
     # the person's, the person's for a relative's: recall/whose.py) loses this much relevance.
     other_subject: float = 0.1
-    # Asked how things stand now (recall/present.py), the latest memory found gains this much, the
-    # earliest nothing.
-    present: float = 0.0
 
     def __post_init__(self) -> None:
         if 2 * self.dynamics_cap + self.entity_bonus >= CLEAR_MARGIN:

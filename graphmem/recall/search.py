@@ -32,7 +32,6 @@ from graphmem.recall.evidence import Found, Hit, Plan, evidence_of, in_context
 from graphmem.recall.keywords import keyword_shares
 from graphmem.recall.lineage import LINEAGE_POOL, evidence_first, vouched
 from graphmem.recall.lucene import lucene_query
-from graphmem.recall.present import asks_about_now, freshness
 from graphmem.recall.query_vectors import QueryVectors
 from graphmem.recall.ranking import (
     Evidence,
@@ -273,10 +272,7 @@ class Recaller:
                     if m in base and other_subject(asked, stated_of(text)):
                         base[m] -= s.ranking.other_subject
                         reasons.setdefault(m, []).append("about someone else than asked")
-            present = current_only and query.as_of is None and asks_about_now(query.query)
-            ranked = self._rank(
-                vector, fulltext, deep, base, reasons, neighbours, query.intent, current_only, present
-            )
+            ranked = self._rank(vector, fulltext, deep, base, reasons, neighbours, query.intent, current_only)
             # Records, lineage and conflicts of the pool came with the neighbourhood, before choosing.
             details = pool_rows.details([m for m, _, _ in ranked[: query.limit * LINEAGE_POOL]])
             chosen = evidence_first(
@@ -385,7 +381,6 @@ class Recaller:
         neighbours: list[Neighbour],
         intent: Intent | None,
         current_only: bool,
-        present: bool = False,
     ) -> list[tuple[str, float, list[str]]]:
         """Relevance spread to graph neighbours, then nudged by dynamics and intent; best first."""
         s = self._settings
@@ -402,9 +397,6 @@ class Recaller:
                 reason = _VIA.get(edge, edge)
                 if reason not in reasons.setdefault(memory_id, []):
                     reasons[memory_id].append(reason)
-        if present and s.ranking.present:  # asked how things stand now: the later answer first
-            for memory_id, fresh in freshness({m: facts[m].occurred for m in scores}).items():
-                scores[memory_id] += s.ranking.present * fresh
         now = self._clock.now()
         for memory_id in scores:
             f = facts[memory_id]
