@@ -12,7 +12,7 @@ from graphmem.recall.whose import asked_about, other_subject, stated_of
     [
         ("Where does Kwame's sister live?", "Kwame lives in the Ahodwo area of Kumasi.", True),
         ("Where does Kwame's sister live?", "Kwame's sister Efua is a nurse in London.", False),
-        ("Where does María José work at the moment?", "María José's sister Lucía works as a pharmacist.", True),
+        ("Where does María José work at the moment?", "María José's sister Lucía is a pharmacist.", True),
         ("Where does María José work at the moment?", "María José took a job at the vet hospital.", False),
         ("What does Elena's son do?", "Elena's daughter Maria works as a dentist.", True),
         ("Where does Priya's friend Kavya work?", "Priya's best friend Kavya works at Microsoft.", False),
