@@ -28,6 +28,8 @@ from graphmem.memory import Memory
 from graphmem.models import MemoryInput, RecallQuery
 from graphmem.recall.search import RecallSettings
 
+USER_SETS = ("user_memories", "user_memories2")  # both sets' dev halves
+
 
 def load_locomo(memory: Memory) -> list[tuple[str, str, list[str]]]:
     """Write the dev conversations; returns (scope, question, evidence dia_ids)."""
@@ -61,17 +63,18 @@ def load_locomo(memory: Memory) -> list[tuple[str, str, list[str]]]:
     return asked
 
 
-def load_users(memory: Memory) -> list[tuple[str, str, set[str], str | None, dict[str, str]]]:
-    """Write the dev users' facts one at a time; returns (scope, question, gold ids, as_of, id map)."""
+def load_users(memory: Memory) -> list[tuple[str, str, set[str], str | None, dict[str, str], str]]:
+    """Write the dev users' facts of both user sets one at a time; returns (scope, question, gold
+    ids, as_of, id map, set)."""
     asked = []
-    for user in load_half("dev"):
+    for name, user in [(set_name, u) for set_name in USER_SETS for u in load_half("dev", set_name)]:
         scope = f"/tune/users/{user['id']}"
         fact_of: dict[str, str] = {}
         for fact in sorted(user["facts"], key=lambda f: f["occurred_at"]):
             at = datetime.fromisoformat(fact["occurred_at"]).replace(hour=12, tzinfo=UTC)
             fact_of[memory.remember(fact["text"], scope=scope, occurred_at=at).memory.id] = fact["id"]
         for q in user["questions"]:
-            asked.append((scope, q["question"], set(q["answer_facts"]), q.get("as_of"), fact_of))
+            asked.append((scope, q["question"], set(q["answer_facts"]), q.get("as_of"), fact_of, name))
     return asked
 
 
@@ -83,7 +86,8 @@ def evaluate(memory: Memory, conv: list[Any], users: list[Any]) -> dict[str, flo
         ranked = {r.metadata.get("dia_id") for r in found.results}
         recall10.append(len(set(gold) & ranked) / len(gold))
     hit1, hit3 = [], []
-    for scope, question, gold, as_of, fact_of in users:
+    by_set: dict[str, list[float]] = {}
+    for scope, question, gold, as_of, fact_of, name in users:
         when = None if not as_of else datetime.fromisoformat(as_of).replace(hour=23, minute=59, tzinfo=UTC)
         found = memory.recall_query(
             RecallQuery(query=question, scope=scope, limit=5, reinforce=False, as_of=when)
@@ -91,8 +95,10 @@ def evaluate(memory: Memory, conv: list[Any], users: list[Any]) -> dict[str, flo
         ranked = [fact_of.get(r.id, "") for r in found.results]
         hit1.append(float(bool(ranked) and ranked[0] in gold))
         hit3.append(float(bool(set(ranked[:3]) & gold)))
+        by_set.setdefault(name, []).append(hit1[-1])
     mean = lambda v: round(sum(v) / max(1, len(v)), 4)  # noqa: E731
-    return {"locomo_recall@10": mean(recall10), "users_hit@1": mean(hit1), "users_hit@3": mean(hit3)}
+    sets = {f"{name}_hit@1": mean(v) for name, v in by_set.items()}
+    return {"locomo_recall@10": mean(recall10), "users_hit@1": mean(hit1), "users_hit@3": mean(hit3), **sets}
 
 
 def main() -> None:

@@ -142,7 +142,7 @@ class Memory:
         self._feedback = FeedbackLoop(dynamics)
         self._reinforcer = RetrievalReinforcer(dynamics, clock)
         self._episodes = episodes
-        checker = BeliefChecker(self._llm, beliefs, RelationJudge(embedder), ChangeCue(embedder))
+        checker = BeliefChecker(self._llm, beliefs, RelationJudge(embedder), ChangeCue(embedder), embedder)
         self._trigger_linking = TriggerLinking()
         linkers: list[GraphLinker] = [
             # Offline entity extraction on the write path (no model call per write); with a model

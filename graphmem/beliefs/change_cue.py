@@ -21,6 +21,7 @@ those pairs and the dev halves of bench/eval/beliefs*.jsonl.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from threading import Lock
@@ -28,9 +29,10 @@ from threading import Lock
 import numpy as np
 
 from graphmem.beliefs.judge import clauses_of
-from graphmem.beliefs.statements import Statement
+from graphmem.beliefs.statements import Statement, stem
 from graphmem.embedding.base import Embedder, l2_normalize
 
+_WORDS = re.compile(r"[\w-]+")
 # Sentences that say nothing but "it changed": their mean direction is what a change reads like.
 CHANGE_SENTENCES = (
     "Things changed since then.",
@@ -65,12 +67,21 @@ class Kept:
     reason: str
 
 
+def _subject_stems(statement: Statement) -> frozenset[str]:
+    """The words its clauses are said of, as the statement's values are kept ("Lena" of "Lena
+    lives in Oslo"), and the words before its first verb as the statement reads them."""
+    said_of = {
+        stem(w) for clause in clauses_of(statement) if clause.subject for w in _WORDS.findall(clause.subject)
+    }
+    return frozenset(said_of) | (statement.subject_words if not said_of else frozenset())
+
+
 def _tells_of_another(old: Statement, new: Statement) -> bool:
     """Whether ``new`` adds to ``old`` or tells of something else than its news: it says "also"
     or "too", names again a value ``old`` names beside its subject (anywhere: "Hyun-woo is the
     user's boss" restates "The user reports to Hyun-woo"), or is about something of a subject's
     (a possessed noun: "user's mum") that ``old`` does not mention."""
-    if new.additive or (old.values - old.subject_words) & (new.values | new.content):
+    if new.additive or (old.values - _subject_stems(old)) & (new.values | new.content):
         return True
     old_words = {lemma for clause in clauses_of(old) for lemma in clause.lemmas} | old.words
     return any(

@@ -28,7 +28,7 @@ from graphmem.beliefs.parse import (
     without_correction,
 )
 from graphmem.beliefs.reported import reported
-from graphmem.beliefs.statements import MULTI_VALUED, Statement
+from graphmem.beliefs.statements import MULTI_VALUED, SINGLE_VALUED, Statement
 from graphmem.stemming import stem
 
 # Cosine similarity above which two statements about one subject speak of the same slot, when
@@ -90,7 +90,7 @@ def _possessed(subject: str) -> tuple[str, str] | None:
     return (owner, noun) if sep else None
 
 
-def _different_subjects(a: Clause, b: Clause) -> bool:
+def _different_subjects(a: Clause, b: Clause, writer: str = "user") -> bool:
     """Whether the two clauses are about different people or things.
 
     "Ana's sertraline dose" and "Ana" are one subject when the statement about Ana speaks of that
@@ -98,18 +98,61 @@ def _different_subjects(a: Clause, b: Clause) -> bool:
     team standup", "the standup") are one; a change said of someone else's doing ("My doctor
     switched me to...") is about whoever it names.
     """
-    if a.subject is None or b.subject is None or a.subject == b.subject:
+    if a.subject is None or b.subject is None:
+        return _ours_and_a_relatives(a, b, writer) or _ours_and_a_relatives(b, a, writer)
+    if a.subject == b.subject:
         return False
     pa, pb = _possessed(a.subject), _possessed(b.subject)
+    if _named_in_apposition(a, pa, b) or _named_in_apposition(b, pb, a):
+        return False  # "Ahmet's wife Elif works at Migros" / "Elif left Migros": Elif both times
     if pa and pa[0] == b.subject:
-        return not (_owned_nouns(a, pa[1]) & b.lemmas or _ends_its_value(b, a))
+        return not (_owned_nouns(a, pa[1]) & b.lemmas or _ends_its_value(b, a) or _changes_its_owner(a, b))
     if pb and pb[0] == a.subject:
-        return not (_owned_nouns(b, pb[1]) & a.lemmas or _ends_its_value(a, b))
+        return not (_owned_nouns(b, pb[1]) & a.lemmas or _ends_its_value(a, b) or _changes_its_owner(b, a))
     if (pa and pa[1] == b.subject and b.thing) or (pb and pb[1] == a.subject and a.thing):
         return False  # "my running club" and "the running club": the one the memory knows
     if one_thing(a.subject, b.subject):
         return False
     return not (_done_to(a, b) or _done_to(b, a))
+
+
+def _named_in_apposition(owned: Clause, possessed: tuple[str, str] | None, named: Clause) -> bool:
+    """Whether ``owned`` is said of someone's relative whom it also names ("Ahmet's wife Elif",
+    "Kwame's wife Abena"), and ``named`` is said of that name."""
+    if possessed is None or named.subject is None or named.subject == possessed[0]:
+        return False
+    name = named.subject
+    return name in named.names and (name in owned.names or name in (owned.subject or "").split())
+
+
+WE = frozenset({"we", "our", "us"})
+
+
+def _ours_and_a_relatives(ours: Clause, other: Clause, writer: str) -> bool:
+    """Whether ``ours`` is said of "we" or "our" (no subject) and ``other`` of someone of the
+    writer's ("my brother's rent", "my parents' anniversary"): a relative or a colleague is not
+    the "we" who writes, unless the change is done to them."""
+    return (
+        ours.subject is None
+        and bool(ours.lemmas & WE)
+        and other.subject is not None
+        and other.subject != writer
+        and writer in other.mentions
+        and not _done_to(ours, other)
+        and not _done_to(other, ours)
+    )
+
+
+# "him", "her", "them" as spaCy lemmatises them
+_THIRD_PERSON = frozenset({"he", "she", "they", "him", "her", "them"})
+
+
+def _changes_its_owner(owned: Clause, owner: Clause) -> bool:
+    """Whether a clause said of someone's doctor, boss, landlord... changes that someone with a
+    change verb, away from what the owner's clause names ("Kwame's doctor switched him from
+    nifedipine to amlodipine" is about Kwame's "takes nifedipine")."""
+    names_its_value = owned.values & owner.values
+    return owned.predicate in CHANGE_LEMMAS and bool(owned.lemmas & _THIRD_PERSON and names_its_value)
 
 
 def _owned_nouns(clause: Clause, owned: str) -> frozenset[str]:
@@ -212,13 +255,28 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
         return True
     if b.replaces and a.values & b.values:
         return True  # "Bob left Google and joined Stripe" names the value it replaces
-    if old.families & new.families:
+    families_a, families_b = _families(old, a), _families(new, b)
+    if families_a & families_b:
         return True
-    if old.families and new.families:
+    if families_a and families_b:
         return False  # "lives in Lagos" and "now works as an accountant": two known attributes
     if a.change and b.change:
         return cosine >= BOTH_CHANGED_SLOT_COSINE  # two steps of one thing that keeps changing
     return cosine >= (CHANGED_SLOT_COSINE if a.change or b.change else SAME_SLOT_COSINE)
+
+
+_FAMILY_STEMS = {name: frozenset(stem(w) for w in vocab) for name, vocab in SINGLE_VALUED.items()}
+
+
+def _families(statement: Statement, clause: Clause) -> frozenset[str]:
+    """The single-valued attribute families (statements.SINGLE_VALUED) a clause of ``statement``
+    speaks of: the statement's when it is one clause, else the clause's own words' ("Jonas moved
+    to Copenhagen; he works for the ambulance service now": the second clause is about work, not
+    where anyone lives)."""
+    if len(clauses_of(statement)) < 2:
+        return statement.families
+    stems = {stem(lemma) for lemma in clause.lemmas}
+    return frozenset(name for name, vocab in _FAMILY_STEMS.items() if vocab & stems)
 
 
 def one_thing(a: str, b: str) -> bool:
@@ -242,6 +300,8 @@ def _changes_the_subject_of(changed: Clause, other: Clause) -> bool:
     about ("Postponed the audit to May 9" changes what "The audit is on April 2" says of the audit)."""
     if not (changed.predicate in CHANGE_LEMMAS and other.subject) or other.subject == changed.subject:
         return False  # the verb itself is the change ("a new sofa" changes nothing of the cat's)
+    if changed.subject and changed.subject in changed.names and not one_thing(changed.subject, other.subject):
+        return False  # a named doer's change is theirs: "Marco moved and joined Giulia" changes no Giulia
     return _names(changed, other.subject)
 
 
@@ -515,7 +575,8 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
         if _restates(a, b, cosine) and _restates(b, a, cosine):
             return Verdict(False, "restates")
         return Verdict(True, "new value for the same key")
-    if _different_subjects(a, b):
+    writer = (new.speaker or old.speaker or "user").lower()
+    if _different_subjects(a, b, writer):
         return Verdict(False, "different subjects")
     if _points_back_vaguely(a) or _points_back_vaguely(b):
         return Verdict(False, "about what the context named")

@@ -319,7 +319,11 @@ def _says_how_things_are(root: Any) -> bool:
     if root.pos_ == "INTJ" or root.lemma_.lower() in {"thank", "thanks"}:
         return False
     subjects = {"nsubj", "nsubjpass", "expl", "csubj"}
-    return not (root.tag_ == "VB" and not any(c.dep_ in subjects for c in root.children))
+    if root.tag_ != "VB" or any(c.dep_ in subjects for c in root.children):
+        return True
+    # a subject before the verb is no request, wherever the parse hung it ("User avoids gluten."
+    # read with "gluten" as the verb)
+    return any(t.dep_ in subjects for t in root.doc[root.sent.start : root.i])
 
 
 def _names_a_day(token: Any) -> bool:

@@ -7,15 +7,28 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+import numpy as np
+
 from graphmem.beliefs.change_cue import ChangeCue, Kept
-from graphmem.beliefs.judge import judge_in_time
+from graphmem.beliefs.judge import clauses_of, judge_in_time
+from graphmem.beliefs.parse import sentence_count
 from graphmem.beliefs.plan import BeliefAction, BeliefPlan
 from graphmem.beliefs.relation import Candidate, RelationJudge, announces_named_change
+from graphmem.beliefs.sentences import announces_change, sentences_of
 from graphmem.beliefs.statements import Statement
+from graphmem.embedding.base import Embedder, l2_normalize
 from graphmem.errors import LLMError
 from graphmem.llm.base import LLM, Usage
 
 log = logging.getLogger(__name__)
+
+# A statement that arrives after later-dated ones is checked against this many of them (most alike first).
+LATER_CHECKED = 3
+# Beyond one stored statement per clause, a statement replaces only those this alike to one it
+# replaces: earlier steps of the same thing.
+CHAIN_COSINE = 0.6
+# Stands for the new statement while a later stored one is checked as if it arrived last.
+OUTDATED = "\x00new"
 
 SYSTEM = (
     "You maintain an agent's long-term memory. Given a NEW statement and similar STORED memories, "
@@ -71,11 +84,13 @@ class BeliefChecker:
         settings: BeliefSettings | None = None,
         relations: RelationJudge | None = None,
         cue: ChangeCue | None = None,
+        embedder: Embedder | None = None,
     ) -> None:
         self._llm = llm
         self._settings = settings or BeliefSettings()
         self._relations = relations
         self._cue = cue
+        self._embedder = embedder
 
     @property
     def min_cosine(self) -> float:
@@ -84,7 +99,9 @@ class BeliefChecker:
 
     def lookup_min_cosine(self, new: Statement) -> float:
         """How unlike ``new`` a stored memory may be and still be worth reading for it."""
-        if self._relations is not None and announces_named_change(new):
+        if self._relations is not None and (
+            announces_named_change(new) or any(announces_named_change(s) for s in sentences_of(new))
+        ):
             return min(self.min_cosine, self._settings.relation_min_cosine)
         return self.min_cosine
 
@@ -101,7 +118,7 @@ class BeliefChecker:
         reads as news of a change, the earlier one it is clearly most like (beliefs/change_cue.py)."""
         actions = []
         kept: list[Kept] = []
-        for n in neighbours:
+        for n in sorted(neighbours, key=lambda n: -n.cosine):
             if n.cosine < self._settings.fallback_min_cosine:
                 continue
             verdict = judge_in_time(n.statement, n.occurred_at, new, occurred_at, n.cosine)
@@ -110,11 +127,90 @@ class BeliefChecker:
             else:
                 kept.append(Kept(n.id, n.statement, n.cosine, n.occurred_at <= occurred_at, verdict.reason))
         if actions:
-            return BeliefPlan(actions=actions, insert_new=True)
+            return BeliefPlan(actions=self._one_value_a_clause(new, actions, neighbours), insert_new=True)
         replaced, reason = self._unnamed(new, occurred_at, neighbours, vector, kept)
+        if replaced is None:
+            replaced, reason = self._outdated_by(new, occurred_at, neighbours)
+        if replaced is None:
+            replaced, reason = self._by_a_sentence(new, occurred_at, neighbours)
         if replaced is not None:
             actions.append(BeliefAction(memory_id=replaced, action="update", reason=reason))
         return BeliefPlan(actions=actions, insert_new=True)
+
+    def _unit(self, texts: list[str]) -> np.ndarray:
+        """Unit vectors of ``texts`` (the checker's embedder is set wherever this is called)."""
+        assert self._embedder is not None
+        return l2_normalize(np.asarray(self._embedder.embed(texts), dtype=np.float32))
+
+    def _one_value_a_clause(
+        self, new: Statement, actions: list[BeliefAction], neighbours: Sequence[Neighbour]
+    ) -> list[BeliefAction]:
+        """A statement tells one value per clause: of the stored statements the judge finds it in
+        conflict with (most alike first), it replaces as many as it has clauses, and beyond those
+        only statements of the same thing as one of them (earlier steps of one chain, at least
+        ``CHAIN_COSINE`` alike): "Ji-hoon and Soo-min broke up" is no news of his job, his games
+        and his climbing as well."""
+        room = max(1, len(clauses_of(new)))
+        if len(actions) <= room or self._embedder is None:
+            return actions[:room]
+        texts = {n.id: n.text for n in neighbours}
+        vectors = self._unit([texts[a.memory_id] for a in actions])
+        kept = list(range(room))
+        for i in range(room, len(actions)):
+            if max(float(vectors[i] @ vectors[j]) for j in kept[:room]) >= CHAIN_COSINE:
+                kept.append(i)
+        return [actions[i] for i in kept]
+
+    def _by_a_sentence(
+        self, new: Statement, occurred_at: datetime, neighbours: Sequence[Neighbour]
+    ) -> tuple[str | None, str]:
+        """The stored statement that one sentence of a message of several, a sentence that says
+        something changed, replaces: the one the judge finds it in conflict with, or the one whose
+        relation it changes with a name. The
+        message's own cosine stands for the sentence's (lower: the other sentences dilute it)."""
+        if new.atomic and sentence_count(new.body) <= 1:
+            return None, ""
+        for sentence in sentences_of(new):
+            if not announces_change(sentence):
+                continue
+            for n in neighbours:
+                if n.cosine < self._settings.fallback_min_cosine:
+                    continue
+                verdict = judge_in_time(n.statement, n.occurred_at, sentence, occurred_at, n.cosine)
+                if verdict.conflict:
+                    return n.id, f"one of its sentences: {verdict.reason}"
+            if self._relations is not None:
+                earlier = [Candidate(n.id, n.statement) for n in neighbours if n.occurred_at <= occurred_at]
+                replaced = self._relations.replaced(sentence, earlier)
+                if replaced is not None:
+                    return replaced, "one of its sentences: the same relation with a new name"
+        return None, ""
+
+    def _outdated_by(
+        self, new: Statement, occurred_at: datetime, neighbours: Sequence[Neighbour]
+    ) -> tuple[str | None, str]:
+        """The stored statement dated after ``new`` that would have replaced it had the two arrived
+        in time order ("I live in Sacramento" written after "Settled into our new place in Oakland",
+        dated later): each later one, most alike first, is checked as if it arrived last, against
+        ``new`` and the stored statements dated before it."""
+        if self._embedder is None:
+            return None, ""
+        later = [n for n in neighbours if n.occurred_at > occurred_at and n.cosine >= self.min_cosine]
+        for n in sorted(later, key=lambda n: -n.cosine)[:LATER_CHECKED]:
+            seen = [m for m in neighbours if m is not n and m.occurred_at <= n.occurred_at]
+            vectors = self._unit([n.text, *(m.text for m in seen)])
+            itself = Neighbour(OUTDATED, new.body, n.cosine, occurred_at, 1.0, new)
+            before = [
+                itself,
+                *(
+                    Neighbour(m.id, m.text, float(v @ vectors[0]), m.occurred_at, m.strength, m.statement)
+                    for m, v in zip(seen, vectors[1:], strict=True)
+                ),
+            ]
+            plan = self.offline(n.statement, n.occurred_at, before, vectors[0])
+            if OUTDATED in plan.replaced():
+                return n.id, "a later statement replaces it"
+        return None, ""
 
     def _unnamed(
         self,

@@ -89,7 +89,8 @@ VALUE_WORDS = lexicon(
 RELATION_NOUNS = lexicon(
     "sister brother mother father mom dad mum wife husband partner son daughter kid kids child "
     "children friend neighbour neighbor boss manager colleague coworker cousin aunt uncle grandma "
-    "grandpa grandmother grandfather girlfriend boyfriend dog cat pet team roommate"
+    "grandpa grandmother grandfather girlfriend boyfriend dog cat pet team roommate parent parents "
+    "grandson granddaughter grandchild grandchildren spouse fiance fiancé fiancee fiancée flatmate housemate"
 )
 # Subjects that say nothing about who: "we migrated...", "they moved...".
 COLLECTIVE = frozenset({"we", "our", "us", "they", "their", "them", "it", "its", "there", "this", "that"})

@@ -48,6 +48,13 @@ class RankWeights:
     # share of one in the memory itself. Dev halves (simulated LoCoMo recall@10 with the context
     # vector): 0.3 -> 0.692, 0.5 -> 0.697, 0.7 -> 0.699; half is taken as the plain middle.
     context_words: float = 0.5
+    # A memory stating the fact of someone else than the question asks about (a relative's for
+    # the person's, the person's for a relative's: recall/whose.py) loses this much relevance.
+    # Dev halves (bench.tune_recall: LoCoMo recall@10 / users hit@1 / users2 hit@1): 0.1 -> 0.691 /
+    # 0.803 / 0.747, 0.2 -> 0.691 / 0.803 / 0.760, 0.3 -> 0.691 / 0.795 / 0.760; on the belief
+    # code of a run before, 0 / 0.05 / 0.1 -> users2 0.713 / 0.727 / 0.733, the rest unchanged.
+    # Keyword shares reach about 0.75 of relevance, so a tenth is too little.
+    other_subject: float = 0.2
 
     def __post_init__(self) -> None:
         if 2 * self.dynamics_cap + self.entity_bonus >= CLEAR_MARGIN:

@@ -48,6 +48,7 @@ from graphmem.recall.scoring import Intent, ScoreWeights, composite_factor, inte
 from graphmem.recall.subqueries import sub_queries
 from graphmem.recall.trust import in_conflict, trust_tags
 from graphmem.recall.vector_cache import Opened, VectorCache
+from graphmem.recall.whose import asked_about, other_subject, stated_of
 from graphmem.scopes import scope_filter
 from graphmem.store.executor import Transaction
 from graphmem.store.search import (
@@ -265,6 +266,12 @@ class Recaller:
             for n in neighbours:  # keyword evidence of a neighbour, weighed among the candidates
                 if n.id in fresh:
                     base[n.id] = relevance(Evidence(cosine=n.cosine, keyword=shares[n.id]), s.ranking)
+            asked = asked_about(query.query)
+            if asked is not None and s.ranking.other_subject:
+                for m, text in [*pool_texts.items(), *fresh.items()]:
+                    if m in base and other_subject(asked, stated_of(text)):
+                        base[m] -= s.ranking.other_subject
+                        reasons.setdefault(m, []).append("about someone else than asked")
             ranked = self._rank(vector, fulltext, deep, base, reasons, neighbours, query.intent, current_only)
             # Records, lineage and conflicts of the pool came with the neighbourhood, before choosing.
             details = pool_rows.details([m for m, _, _ in ranked[: query.limit * LINEAGE_POOL]])

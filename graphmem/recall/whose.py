@@ -1,0 +1,93 @@
+"""Whose fact a memory states, beside whose fact a question asks for.
+
+"Where does Kwame's sister live?" asks about the sister; "Kwame lives in the Ahodwo area of
+Kumasi" is about Kwame, and "Where does María José work?" is not answered by "María José's sister
+Lucía ... works as a pharmacist". The sentence vectors of all three are close (the name and the
+verb carry them), so the embedding alone ranks a relative's fact, or the person's own, above the
+one asked for. A memory whose subject is someone else than the question's is moved down by the
+ranking's ``other_subject`` weight (recall/ranking.py).
+
+A subject is read from the words: a name followed by "'s" and a noun of a relative, a friend, a
+colleague or a pet ("Kwame's sister Efua", "Priya's best friend Kavya") is that person; a name
+alone is the named one. Questions and memories about no named person are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from graphmem.beliefs.statements import RELATION_NOUNS
+
+# "Kwame's sister", "Priya's best friend", "Elena's late husband", "Yu-ting's younger sister"
+_POSSESSED = re.compile(
+    r"\b([A-Z][\w\u00C0-\u024F-]*(?:\s[A-Z][\w\u00C0-\u024F-]*)?)(?:'s|\u2019s|s'|s\u2019)"
+    r"\s+(?:(?:best|older|younger|elder|eldest|little|big|late|new|ex|former|step|twin|other)[- ])?"
+    r"([a-z]+)\b"
+)
+_NOTE = re.compile(r"^\s*(?:[A-Za-z]+\s*:\s*)?")
+_NAME = re.compile(r"\b[A-Z][\w\u00C0-\u024F-]+")
+_QUESTION_WORDS = frozenset(
+    {
+        "What",
+        "Where",
+        "Who",
+        "Which",
+        "When",
+        "How",
+        "Why",
+        "Does",
+        "Do",
+        "Did",
+        "Is",
+        "Are",
+        "Was",
+        "Has",
+        "Can",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Whose:
+    """A person, and the one of theirs a sentence is about ("" when about the person)."""
+
+    owner: str
+    relation: str
+
+
+def _possessed(text: str) -> Whose | None:
+    match = _POSSESSED.search(text)
+    if match is None or match.group(2) not in RELATION_NOUNS:
+        return None
+    return Whose(match.group(1).split()[0].lower(), match.group(2).rstrip("s"))
+
+
+def asked_about(question: str) -> Whose | None:
+    """Whose fact ``question`` asks for: someone's relative's, or a named person's own."""
+    possessed = _possessed(question)
+    if possessed is not None:
+        return possessed
+    names = [n for n in _NAME.findall(question) if n not in _QUESTION_WORDS]
+    return Whose(names[0].lower(), "") if names else None
+
+
+def stated_of(memory: str) -> Whose | None:
+    """Whose fact ``memory`` states, when its subject opens it: "Kwame's sister Efua is a nurse"
+    is the sister's, "Kwame lives in Kumasi" Kwame's; else None."""
+    body = _NOTE.sub("", memory, count=1)
+    match = _POSSESSED.match(body)
+    if match is not None and match.group(2) in RELATION_NOUNS:
+        return Whose(match.group(1).split()[0].lower(), match.group(2).rstrip("s"))
+    first = _NAME.match(body)
+    if first is None or body[first.end() :].startswith(("'s", "\u2019s")):
+        return None
+    return Whose(first.group(0).lower(), "")
+
+
+def other_subject(question: Whose | None, memory: Whose | None) -> bool:
+    """Whether a memory states the fact of someone else than the one the question asks about:
+    the same person's relative for the person, the person for a relative, another relative."""
+    if question is None or memory is None or question.owner != memory.owner:
+        return False
+    return question.relation != memory.relation

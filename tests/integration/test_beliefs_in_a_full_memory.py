@@ -1,0 +1,75 @@
+"""The belief check in a memory that already holds many facts about one person and their people:
+news replaces what it changes, and nothing else (beliefs/resolver.py, judge.py, sentences.py)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from graphmem.memory import Memory
+
+
+def _day(n: int) -> datetime:
+    return datetime(2025, 3, 1, 9, 0, tzinfo=UTC) + timedelta(days=n)
+
+
+def test_a_partners_move_leaves_the_persons_other_facts(memory: Memory, scope: str) -> None:
+    """A move that names Giulia ("joined Giulia there") is news of Marco's home and work, not of
+    Giulia's parents or her choir."""
+    kept = [
+        memory.remember(text, scope=scope, occurred_at=_day(i)).memory
+        for i, text in enumerate(
+            [
+                "Giulia's parents live in Turin.",
+                "Giulia sings in a choir on Thursdays.",
+                "Giulia is a pharmacist.",
+            ]
+        )
+    ]
+    memory.remember(
+        "Marco moved to Lyon and joined Giulia there; he drives for a courier firm now.",
+        scope=scope,
+        occurred_at=_day(10),
+    )
+    assert [memory.get(m.id).status for m in kept] == ["active"] * 3
+
+
+def test_a_doctors_switch_replaces_the_patients_medication(memory: Memory, scope: str) -> None:
+    old = memory.remember(
+        "Tomás takes lisinopril for his blood pressure.", scope=scope, occurred_at=_day(0)
+    ).memory
+    memory.remember(
+        "Tomás's doctor switched him from lisinopril to losartan.", scope=scope, occurred_at=_day(5)
+    )
+    assert memory.get(old.id).status == "superseded"
+
+
+def test_news_in_one_sentence_of_a_chatty_message_replaces_the_old_job(memory: Memory, scope: str) -> None:
+    old = memory.remember("I work at Deloitte.", scope=scope, occurred_at=_day(0)).memory
+    memory.remember(
+        "Big news! I started at KPMG on Monday. The team seems great.", scope=scope, occurred_at=_day(30)
+    )
+    assert memory.get(old.id).status == "superseded"
+
+
+def test_a_statement_written_late_is_outdated_by_the_later_news_already_stored(
+    memory: Memory, scope: str
+) -> None:
+    """A backfill: the move (dated later) is stored first, the old home (dated earlier) after it."""
+    new = memory.remember("Settled into our new place in Oakland.", scope=scope, occurred_at=_day(60)).memory
+    old = memory.remember("I live in Sacramento.", scope=scope, occurred_at=_day(0)).memory
+    assert memory.get(old.id).status == "superseded"
+    assert memory.get(new.id).status == "active"
+
+
+def test_our_rent_and_a_sisters_rent_are_two_facts(memory: Memory, scope: str) -> None:
+    ours = memory.remember("Our rent is 1,400 a month.", scope=scope, occurred_at=_day(0)).memory
+    memory.remember("My sister's rent is 900 a month.", scope=scope, occurred_at=_day(1))
+    assert memory.get(ours.id).status == "active"
+
+
+def test_a_relative_named_in_apposition_is_that_person(memory: Memory, scope: str) -> None:
+    old = memory.remember(
+        "Ravi's wife Meera teaches at a primary school.", scope=scope, occurred_at=_day(0)
+    ).memory
+    memory.remember("Meera left the school to train as a nurse.", scope=scope, occurred_at=_day(40))
+    assert memory.get(old.id).status == "superseded"
