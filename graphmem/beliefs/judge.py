@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import lru_cache
 
 from graphmem.beliefs.initials import alike_names
 from graphmem.beliefs.left_behind import leaves_its_value, names_the_doer
@@ -63,6 +64,7 @@ class Verdict:
 _IT = re.compile(r"^\W*(?:(?:so|and|but|now)\s+)?it(?:'s|\s)", re.IGNORECASE)
 
 
+@lru_cache(maxsize=8192)  # read for every pair a statement is judged in, and by the slot test
 def clauses_of(statement: Statement) -> list[Clause]:
     """The clauses of ``statement``; a later one whose subject points back ("Conference moved
     again, it's 18 November now") is about the subject of the one before it."""

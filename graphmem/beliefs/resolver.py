@@ -11,10 +11,8 @@ import numpy as np
 
 from graphmem.beliefs.change_cue import ChangeCue, Kept
 from graphmem.beliefs.judge import clauses_of, judge_in_time
-from graphmem.beliefs.parse import sentence_count
 from graphmem.beliefs.plan import BeliefAction, BeliefPlan
 from graphmem.beliefs.relation import Candidate, RelationJudge, announces_named_change
-from graphmem.beliefs.sentences import announces_change, sentences_of
 from graphmem.beliefs.statements import Statement
 from graphmem.embedding.base import Embedder, l2_normalize
 from graphmem.errors import LLMError
@@ -24,9 +22,6 @@ log = logging.getLogger(__name__)
 
 # A statement that arrives after later-dated ones is checked against this many of them (most alike first).
 LATER_CHECKED = 3
-# Beyond one stored statement per clause, a statement replaces only those this alike to one it
-# replaces: earlier steps of the same thing.
-CHAIN_COSINE = 0.6
 # Stands for the new statement while a later stored one is checked as if it arrived last.
 OUTDATED = "\x00new"
 
@@ -75,6 +70,11 @@ def _prompt(text: str, occurred_at: datetime, neighbours: Sequence[Neighbour]) -
     return "\n".join(lines)
 
 
+def _topic_words(statement: Statement) -> frozenset[str]:
+    """The content words of a statement beyond the words of whom it is about."""
+    return statement.content - statement.subject_words - {statement.subject or ""}
+
+
 class BeliefChecker:
     """Decides which stored memories a new statement replaces."""
 
@@ -99,9 +99,7 @@ class BeliefChecker:
 
     def lookup_min_cosine(self, new: Statement) -> float:
         """How unlike ``new`` a stored memory may be and still be worth reading for it."""
-        if self._relations is not None and (
-            announces_named_change(new) or any(announces_named_change(s) for s in sentences_of(new))
-        ):
+        if self._relations is not None and announces_named_change(new):
             return min(self.min_cosine, self._settings.relation_min_cosine)
         return self.min_cosine
 
@@ -131,8 +129,6 @@ class BeliefChecker:
         replaced, reason = self._unnamed(new, occurred_at, neighbours, vector, kept)
         if replaced is None:
             replaced, reason = self._outdated_by(new, occurred_at, neighbours)
-        if replaced is None:
-            replaced, reason = self._by_a_sentence(new, occurred_at, neighbours)
         if replaced is not None:
             actions.append(BeliefAction(memory_id=replaced, action="update", reason=reason))
         return BeliefPlan(actions=actions, insert_new=True)
@@ -147,44 +143,19 @@ class BeliefChecker:
     ) -> list[BeliefAction]:
         """A statement tells one value per clause: of the stored statements the judge finds it in
         conflict with (most alike first), it replaces as many as it has clauses, and beyond those
-        only statements of the same thing as one of them (earlier steps of one chain, at least
-        ``CHAIN_COSINE`` alike): "Ji-hoon and Soo-min broke up" is no news of his job, his games
-        and his climbing as well."""
+        only statements of the same thing as one of them (earlier steps of one chain: a word of
+        theirs beyond whom they are about in common): "Ji-hoon and Soo-min broke up" is no news of
+        his job, his games and his climbing as well."""
         room = max(1, len(clauses_of(new)))
-        if len(actions) <= room or self._embedder is None:
-            return actions[:room]
-        texts = {n.id: n.text for n in neighbours}
-        vectors = self._unit([texts[a.memory_id] for a in actions])
-        kept = list(range(room))
-        for i in range(room, len(actions)):
-            if max(float(vectors[i] @ vectors[j]) for j in kept[:room]) >= CHAIN_COSINE:
-                kept.append(i)
-        return [actions[i] for i in kept]
-
-    def _by_a_sentence(
-        self, new: Statement, occurred_at: datetime, neighbours: Sequence[Neighbour]
-    ) -> tuple[str | None, str]:
-        """The stored statement that one sentence of a message of several, a sentence that says
-        something changed, replaces: the one the judge finds it in conflict with, or the one whose
-        relation it changes with a name. The
-        message's own cosine stands for the sentence's (lower: the other sentences dilute it)."""
-        if new.atomic and sentence_count(new.body) <= 1:
-            return None, ""
-        for sentence in sentences_of(new):
-            if not announces_change(sentence):
-                continue
-            for n in neighbours:
-                if n.cosine < self._settings.fallback_min_cosine:
-                    continue
-                verdict = judge_in_time(n.statement, n.occurred_at, sentence, occurred_at, n.cosine)
-                if verdict.conflict:
-                    return n.id, f"one of its sentences: {verdict.reason}"
-            if self._relations is not None:
-                earlier = [Candidate(n.id, n.statement) for n in neighbours if n.occurred_at <= occurred_at]
-                replaced = self._relations.replaced(sentence, earlier)
-                if replaced is not None:
-                    return replaced, "one of its sentences: the same relation with a new name"
-        return None, ""
+        if len(actions) <= room:
+            return actions
+        read = {n.id: n.statement for n in neighbours}
+        kept = actions[:room]
+        for action in actions[room:]:
+            words = _topic_words(read[action.memory_id])
+            if any(words & _topic_words(read[k.memory_id]) for k in kept[:room]):
+                kept.append(action)
+        return kept
 
     def _outdated_by(
         self, new: Statement, occurred_at: datetime, neighbours: Sequence[Neighbour]
