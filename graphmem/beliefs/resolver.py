@@ -133,11 +133,6 @@ class BeliefChecker:
             actions.append(BeliefAction(memory_id=replaced, action="update", reason=reason))
         return BeliefPlan(actions=actions, insert_new=True)
 
-    def _unit(self, texts: list[str]) -> np.ndarray:
-        """Unit vectors of ``texts`` (the checker's embedder is set wherever this is called)."""
-        assert self._embedder is not None
-        return l2_normalize(np.asarray(self._embedder.embed(texts), dtype=np.float32))
-
     def _one_value_a_clause(
         self, new: Statement, actions: list[BeliefAction], neighbours: Sequence[Neighbour]
     ) -> list[BeliefAction]:
@@ -164,12 +159,14 @@ class BeliefChecker:
         in time order ("I live in Sacramento" written after "Settled into our new place in Oakland",
         dated later): each later one, most alike first, is checked as if it arrived last, against
         ``new`` and the stored statements dated before it."""
-        if self._embedder is None:
+        embedder = self._embedder
+        if embedder is None:
             return None, ""
         later = [n for n in neighbours if n.occurred_at > occurred_at and n.cosine >= self.min_cosine]
         for n in sorted(later, key=lambda n: -n.cosine)[:LATER_CHECKED]:
             seen = [m for m in neighbours if m is not n and m.occurred_at <= n.occurred_at]
-            vectors = self._unit([n.text, *(m.text for m in seen)])
+            texts = [n.text, *(m.text for m in seen)]
+            vectors = l2_normalize(np.asarray(embedder.embed(texts), dtype=np.float32))
             itself = Neighbour(OUTDATED, new.body, n.cosine, occurred_at, 1.0, new)
             before = [
                 itself,

@@ -56,8 +56,8 @@ class Whose:
     relation: str
 
 
-def _possessed(text: str) -> Whose | None:
-    match = _POSSESSED.search(text)
+def _relative(match: re.Match[str] | None) -> Whose | None:
+    """The relative a ``_POSSESSED`` match names ("Kwame's sister"), or None for another noun."""
     if match is None or match.group(2) not in RELATION_NOUNS:
         return None
     return Whose(match.group(1).split()[0].lower(), match.group(2).rstrip("s"))
@@ -65,7 +65,7 @@ def _possessed(text: str) -> Whose | None:
 
 def asked_about(question: str) -> Whose | None:
     """Whose fact ``question`` asks for: someone's relative's, or a named person's own."""
-    possessed = _possessed(question)
+    possessed = _relative(_POSSESSED.search(question))
     if possessed is not None:
         return possessed
     names = [n for n in _NAME.findall(question) if n not in _QUESTION_WORDS]
@@ -76,9 +76,9 @@ def stated_of(memory: str) -> Whose | None:
     """Whose fact ``memory`` states, when its subject opens it: "Kwame's sister Efua is a nurse"
     is the sister's, "Kwame lives in Kumasi" Kwame's; else None."""
     body = _NOTE.sub("", memory, count=1)
-    match = _POSSESSED.match(body)
-    if match is not None and match.group(2) in RELATION_NOUNS:
-        return Whose(match.group(1).split()[0].lower(), match.group(2).rstrip("s"))
+    relative = _relative(_POSSESSED.match(body))
+    if relative is not None:
+        return relative
     first = _NAME.match(body)
     if first is None or body[first.end() :].startswith(("'s", "\u2019s")):
         return None
