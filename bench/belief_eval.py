@@ -2,8 +2,9 @@
 ``--set beliefs2`` the second set, bench/eval/beliefs2.jsonl, written in session 23 without reading
 the judge's code, or ``--set beliefs3``, the third, bench/eval/beliefs3.jsonl, written in session 24
 apart from the code, or ``--set beliefs4``, the fourth, bench/eval/beliefs4.jsonl, written in
-session 27 by someone who had not read the judge's code): the pass rate of the offline write path on
-the dev or test half, per kind and per pattern.
+session 27 by someone who had not read the judge's code, or ``--set beliefs5``, the fifth,
+bench/eval/beliefs5.jsonl, written in session 28 by someone who had not read the judge's code): the
+pass rate of the offline write path on the dev or test half, per kind and per pattern.
 
 Each scenario's steps are written one at a time in arrival order through REST into a scope of
 their own (``speaker`` goes to metadata when the step names one); a scenario passes when every
@@ -13,7 +14,8 @@ Beside it, in the same run, two baselines on the same scenarios and the same Min
 embedding alone (a step replaces every earlier active step at least 0.75 similar, the belief
 check's own bar for one slot, the later one in time winning) and "never an update".
 
-    python -m bench.belief_eval [--set beliefs|beliefs2|beliefs3|beliefs4] [--half dev|test|all] [--failures]
+    python -m bench.belief_eval [--set beliefs|beliefs2|beliefs3|beliefs4|beliefs5]
+        [--half dev|test|all] [--failures]
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from graphmem.embedding.factory import create_embedder
 EVAL = Path(__file__).parent / "eval"
 
 
-SETS = ("beliefs", "beliefs2", "beliefs3", "beliefs4")
+SETS = ("beliefs", "beliefs2", "beliefs3", "beliefs4", "beliefs5")
 
 
 def load_half(half: str, name: str = "beliefs") -> list[dict[str, Any]]:

@@ -4,7 +4,7 @@ Usage: python bench/eval/split.py [beliefs.jsonl] [user_memories.json]
 
 * beliefs.jsonl -> beliefs_split.json, stratified by ``kind``; the same for each further set of
   belief scenarios (beliefs2.jsonl -> beliefs2_split.json, beliefs3.jsonl -> beliefs3_split.json,
-  beliefs4.jsonl -> beliefs4_split.json).
+  beliefs4.jsonl -> beliefs4_split.json, beliefs5.jsonl -> beliefs5_split.json).
 * user_memories.json (optional, may be absent) -> user_memories_split.json,
   split by user id; the same for each further set of users (user_memories2.json ->
   user_memories2_split.json).
@@ -25,7 +25,7 @@ from typing import Any
 SEED = 20261125
 TOPIC_SETS = ("topics", "topics2", "topics3", "topics4")  # bench.topic_eval --set NAME
 # bench.belief_eval --set NAME, besides beliefs.jsonl (argv[1])
-BELIEF_SETS = ("beliefs2", "beliefs3", "beliefs4")
+BELIEF_SETS = ("beliefs2", "beliefs3", "beliefs4", "beliefs5")
 USER_SETS = ("user_memories2",)  # bench.user_memory_eval --set NAME, besides user_memories.json (argv[2])
 HERE = Path(__file__).resolve().parent
 
