@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 SEED = 20261125
-TOPIC_SETS = ("topics", "topics2", "topics3", "topics4")  # bench.topic_eval --set NAME
+TOPIC_SETS = ("topics", "topics2", "topics3", "topics4", "topics5")  # bench.topic_eval --set NAME
 # bench.belief_eval --set NAME, besides beliefs.jsonl (argv[1])
 BELIEF_SETS = ("beliefs2", "beliefs3", "beliefs4")
 USER_SETS = ("user_memories2",)  # bench.user_memory_eval --set NAME, besides user_memories.json (argv[2])
