@@ -17,10 +17,14 @@ Prints JSON lines. ``--set`` names the threads: topics (default, bench/eval/topi
 (bench/eval/topics2.json: one memory a day, same-domain pairs, one person in two threads, sparse
 threads) or topics3 (bench/eval/topics3.json: session 23's threads, more of the same hard kinds and a
 word, 'deposit', in three threads) or topics4 (bench/eval/topics4.json: session 24's threads, written
-before reading the clustering code; words in two threads: 'tank', 'bridge', 'court'), each with its
-own split (``<set>_split.json``); several sets run on one stack.
+before reading the clustering code; words in two threads: 'tank', 'bridge', 'court') or topics5
+(bench/eval/topics5.json: written in session 28 by someone who had not read the clustering code; 30
+threads of one user's six months, same-domain threads, one person in two threads, words in two
+threads such as 'pitch', 'bank', 'scales'), each with its own split (``<set>_split.json``); several
+sets run on one stack.
 
-    python -m bench.topic_eval [--half dev|test|both] [--set topics|topics2|topics3|topics4 ...] [--clusters]
+    python -m bench.topic_eval [--half dev|test|both] [--set topics|topics2|topics3|topics4|topics5 ...]
+        [--clusters]
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ EVAL = Path(__file__).parent / "eval"
 SHARE = 0.9  # a semantic memory covers a topic when this share of its sources come from it
 
 
-SETS = ("topics", "topics2", "topics3", "topics4")
+SETS = ("topics", "topics2", "topics3", "topics4", "topics5")
 
 
 def load_half(half: str, name: str = "topics") -> list[dict[str, Any]]:
