@@ -5,8 +5,13 @@ from __future__ import annotations
 import re
 
 _TOKEN = re.compile(r"[\w']+", re.UNICODE)
+# Words that place a question in time ("Where does Omar work now?", "at the moment") say
+# nothing of what is asked: as keywords they lifted any memory that happens to say "now" ("Samuel
+# runs along the Elbe on Sunday mornings now" first for "Where does Samuel work now?").
+_WHEN_ASKED = ["now", "currently", "nowadays", "presently", "moment", "anymore"]
 _STOPWORDS = frozenset(
     [
+        *_WHEN_ASKED,
         "a",
         "an",
         "and",

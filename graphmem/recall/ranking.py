@@ -55,6 +55,9 @@ class RankWeights:
     # code of a run before, 0 / 0.05 / 0.1 -> users2 0.713 / 0.727 / 0.733, the rest unchanged.
     # Keyword shares reach about 0.75 of relevance, so a tenth is too little.
     other_subject: float = 0.2
+    # Asked how things stand, a later memory matching this share of an earlier one's telling words
+    # states the same thing anew and ranks just above it (recall/latest.py); 0 turns it off.
+    follower_share: float = 0.1
 
     def __post_init__(self) -> None:
         if 2 * self.dynamics_cap + self.entity_bonus >= CLEAR_MARGIN:

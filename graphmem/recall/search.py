@@ -30,6 +30,7 @@ from graphmem.models import MemoryRecord, Recalled, RecallQuery, RecallResult
 from graphmem.recall.budget import tight_budget
 from graphmem.recall.evidence import Found, Hit, Plan, evidence_of, in_context
 from graphmem.recall.keywords import keyword_shares
+from graphmem.recall.latest import asks_how_things_stand, later_first
 from graphmem.recall.lineage import LINEAGE_POOL, evidence_first, vouched
 from graphmem.recall.lucene import lucene_query
 from graphmem.recall.query_vectors import QueryVectors
@@ -48,7 +49,7 @@ from graphmem.recall.scoring import Intent, ScoreWeights, composite_factor, inte
 from graphmem.recall.subqueries import sub_queries
 from graphmem.recall.trust import in_conflict, trust_tags
 from graphmem.recall.vector_cache import Opened, VectorCache
-from graphmem.recall.whose import asked_about, other_subject, stated_of
+from graphmem.recall.whose import Whose, asked_about, other_subject, stated_of
 from graphmem.scopes import scope_filter
 from graphmem.store.executor import Transaction
 from graphmem.store.search import (
@@ -267,12 +268,28 @@ class Recaller:
                 if n.id in fresh:
                     base[n.id] = relevance(Evidence(cosine=n.cosine, keyword=shares[n.id]), s.ranking)
             asked = asked_about(query.query)
+            others: set[str] = set()
             if asked is not None and s.ranking.other_subject:
                 for m, text in [*pool_texts.items(), *fresh.items()]:
                     if m in base and other_subject(asked, stated_of(text)):
                         base[m] -= s.ranking.other_subject
+                        others.add(m)
                         reasons.setdefault(m, []).append("about someone else than asked")
-            ranked = self._rank(vector, fulltext, deep, base, reasons, neighbours, query.intent, current_only)
+            # Asked how things stand now, the later of two statements on one thing first.
+            now = current_only and s.ranking.follower_share > 0 and asks_how_things_stand(query.query)
+            latest = ({**pool_texts, **fresh}, asked) if now else None
+            ranked = self._rank(
+                vector,
+                fulltext,
+                deep,
+                base,
+                reasons,
+                neighbours,
+                query.intent,
+                current_only,
+                frozenset(others),
+                latest,
+            )
             # Records, lineage and conflicts of the pool came with the neighbourhood, before choosing.
             details = pool_rows.details([m for m, _, _ in ranked[: query.limit * LINEAGE_POOL]])
             chosen = evidence_first(
@@ -391,8 +408,14 @@ class Recaller:
         neighbours: list[Neighbour],
         intent: Intent | None,
         current_only: bool,
+        others: frozenset[str] = frozenset(),
+        latest: tuple[dict[str, str], Whose | None] | None = None,
     ) -> list[tuple[str, float, list[str]]]:
-        """Relevance spread to graph neighbours, then nudged by dynamics and intent; best first."""
+        """Relevance spread to graph neighbours, then nudged by dynamics and intent; best first.
+        A memory about someone else than asked (``others``, whose ``base`` is already lowered)
+        lifted by a neighbour (a belief it replaced) loses ``other_subject`` of the lift too. With
+        ``latest`` (the texts, and whose fact is asked for), the later of two statements on one
+        thing ranks first (recall/latest.py)."""
         s = self._settings
         facts: dict[str, Facts] = {c.id: c.facts for c in [*deep, *fulltext, *vector]}
         for n in neighbours:
@@ -402,6 +425,9 @@ class Recaller:
         scores, lifted_by = spread(base, links, s.ranking, replaced)
         for memory_id in replaced:
             scores.pop(memory_id, None)
+        for memory_id in others & scores.keys():
+            if scores[memory_id] > base[memory_id]:
+                scores[memory_id] = max(base[memory_id], scores[memory_id] - s.ranking.other_subject)
         for memory_id, edges in lifted_by.items():
             for edge in sorted(edges):
                 reason = _VIA.get(edge, edge)
@@ -416,4 +442,10 @@ class Recaller:
                 scores[memory_id] += intent_bonus(boost, s.ranking)
                 if boost > 1.0:
                     reasons.setdefault(memory_id, []).append(f"fits intent {intent}")
+        if latest is not None:
+            texts, asked = latest
+            occurred = {m: facts[m].occurred for m in scores}
+            scores, moved = later_first(scores, texts, occurred, asked, s.ranking.follower_share)
+            for memory_id in sorted(moved):
+                reasons.setdefault(memory_id, []).append("said later of the same as a match")
         return [(m, scores[m], reasons.get(m, [])) for m in ordered(scores)]
