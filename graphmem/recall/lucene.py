@@ -72,10 +72,12 @@ _STOPWORDS = frozenset(
 def query_words(text: str, max_terms: int = 64, unique: bool = True) -> list[str]:
     """The lower-cased words of ``text`` without stop words, apostrophes or operators."""
     words: list[str] = []
+    previous = ""
     for token in _TOKEN.findall(text.lower()):
         word = token.strip("'")
-        if len(word) < 2 or word in _STOPWORDS:
-            continue
+        previous, before = word, previous
+        if len(word) < 2 or word in _STOPWORDS or (word == "living" and before == "a"):
+            continue  # "for a living" is what one earns, not where one lives ("Ahmet lives in ...")
         word = word.replace("'", "")
         if unique and word in words:
             continue
