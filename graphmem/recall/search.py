@@ -28,6 +28,7 @@ from graphmem.clock import Clock, SystemClock
 from graphmem.embedding.base import Embedder
 from graphmem.models import MemoryRecord, Recalled, RecallQuery, RecallResult
 from graphmem.recall.budget import tight_budget
+from graphmem.recall.dated import without_dates
 from graphmem.recall.evidence import Found, Hit, Plan, evidence_of, in_context
 from graphmem.recall.keywords import keyword_shares
 from graphmem.recall.latest import asks_how_things_stand, later_first
@@ -178,10 +179,18 @@ class Recaller:
     def _texts(query: RecallQuery) -> tuple[str, ...]:
         return (query.query, *(query.recent_context or []))
 
+    @staticmethod
+    def _asked(query: RecallQuery) -> RecallQuery:
+        """The query as recall reads it: asked as of a date, without the words naming the date
+        (recall/dated.py; the ``as_of`` filter says when)."""
+        if query.as_of is None:
+            return query
+        return query.model_copy(update={"query": without_dates(query.query)})
+
     def prefetch(self, query: RecallQuery) -> None:
         """Start computing the query vector of ``query`` in another thread, for the recall of it
         that follows (the REST route calls this as the request arrives)."""
-        self._vectors.ahead(self._texts(query))
+        self._vectors.ahead(self._texts(self._asked(query)))
 
     def _query_vector(self, query: RecallQuery, *, ahead: bool) -> Callable[[], list[float]]:
         """The query's vector, as a call that returns it. With ``ahead``, a vector not cached is
@@ -200,6 +209,7 @@ class Recaller:
         looks at replaced beliefs: one that matches the query hands its score to the belief that
         replaced it ("Where does Ingrid live?" matches "Ingrid lives in Bergen", and "Ingrid moved
         to Tromsø" answers it now), and is itself left out of the results."""
+        query = self._asked(query)
         where = search_filter(query)
         current_only = where.statuses == ["active"]
         seek = replace(where, statuses=["active", "superseded"]) if current_only else where
