@@ -455,7 +455,8 @@ class Recaller:
         if latest is not None:
             texts, asked = latest
             occurred = {m: facts[m].occurred for m in scores}
-            scores, moved = later_first(scores, texts, occurred, asked, s.ranking.follower_share)
+            related = {m for m, r in base.items() if r >= LOW_SIMILARITY}
+            scores, moved = later_first(scores, texts, occurred, asked, s.ranking.follower_share, related)
             for memory_id in sorted(moved):
                 reasons.setdefault(memory_id, []).append("said later of the same as a match")
         return [(m, scores[m], reasons.get(m, [])) for m in ordered(scores)]
