@@ -5,8 +5,13 @@ from __future__ import annotations
 import re
 
 _TOKEN = re.compile(r"[\w']+", re.UNICODE)
+# Words that place a question in time ("Where does Omar work now?", "at the moment") say
+# nothing of what is asked: as keywords they lifted any memory that happens to say "now" ("Samuel
+# runs along the Elbe on Sunday mornings now" first for "Where does Samuel work now?").
+_WHEN_ASKED = ["now", "currently", "nowadays", "presently", "moment", "anymore"]
 _STOPWORDS = frozenset(
     [
+        *_WHEN_ASKED,
         "a",
         "an",
         "and",
@@ -67,10 +72,12 @@ _STOPWORDS = frozenset(
 def query_words(text: str, max_terms: int = 64, unique: bool = True) -> list[str]:
     """The lower-cased words of ``text`` without stop words, apostrophes or operators."""
     words: list[str] = []
+    previous = ""
     for token in _TOKEN.findall(text.lower()):
         word = token.strip("'")
-        if len(word) < 2 or word in _STOPWORDS:
-            continue
+        previous, before = word, previous
+        if len(word) < 2 or word in _STOPWORDS or (word == "living" and before == "a"):
+            continue  # "for a living" is what one earns, not where one lives ("Ahmet lives in ...")
         word = word.replace("'", "")
         if unique and word in words:
             continue

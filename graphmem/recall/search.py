@@ -28,8 +28,10 @@ from graphmem.clock import Clock, SystemClock
 from graphmem.embedding.base import Embedder
 from graphmem.models import MemoryRecord, Recalled, RecallQuery, RecallResult
 from graphmem.recall.budget import tight_budget
+from graphmem.recall.dated import without_dates
 from graphmem.recall.evidence import Found, Hit, Plan, evidence_of, in_context
 from graphmem.recall.keywords import keyword_shares
+from graphmem.recall.latest import asks_how_things_stand, later_first
 from graphmem.recall.lineage import LINEAGE_POOL, evidence_first, vouched
 from graphmem.recall.lucene import lucene_query
 from graphmem.recall.query_vectors import QueryVectors
@@ -48,7 +50,7 @@ from graphmem.recall.scoring import Intent, ScoreWeights, composite_factor, inte
 from graphmem.recall.subqueries import sub_queries
 from graphmem.recall.trust import in_conflict, trust_tags
 from graphmem.recall.vector_cache import Opened, VectorCache
-from graphmem.recall.whose import asked_about, other_subject, stated_of
+from graphmem.recall.whose import Whose, asked_about, other_subject, stated_of
 from graphmem.scopes import scope_filter
 from graphmem.store.executor import Transaction
 from graphmem.store.search import (
@@ -177,10 +179,18 @@ class Recaller:
     def _texts(query: RecallQuery) -> tuple[str, ...]:
         return (query.query, *(query.recent_context or []))
 
+    @staticmethod
+    def _asked(query: RecallQuery) -> RecallQuery:
+        """The query as recall reads it: asked as of a date, without the words naming the date
+        (recall/dated.py; the ``as_of`` filter says when)."""
+        if query.as_of is None:
+            return query
+        return query.model_copy(update={"query": without_dates(query.query)})
+
     def prefetch(self, query: RecallQuery) -> None:
         """Start computing the query vector of ``query`` in another thread, for the recall of it
         that follows (the REST route calls this as the request arrives)."""
-        self._vectors.ahead(self._texts(query))
+        self._vectors.ahead(self._texts(self._asked(query)))
 
     def _query_vector(self, query: RecallQuery, *, ahead: bool) -> Callable[[], list[float]]:
         """The query's vector, as a call that returns it. With ``ahead``, a vector not cached is
@@ -199,6 +209,7 @@ class Recaller:
         looks at replaced beliefs: one that matches the query hands its score to the belief that
         replaced it ("Where does Ingrid live?" matches "Ingrid lives in Bergen", and "Ingrid moved
         to Tromsø" answers it now), and is itself left out of the results."""
+        query = self._asked(query)
         where = search_filter(query)
         current_only = where.statuses == ["active"]
         seek = replace(where, statuses=["active", "superseded"]) if current_only else where
@@ -267,12 +278,28 @@ class Recaller:
                 if n.id in fresh:
                     base[n.id] = relevance(Evidence(cosine=n.cosine, keyword=shares[n.id]), s.ranking)
             asked = asked_about(query.query)
+            others: set[str] = set()
             if asked is not None and s.ranking.other_subject:
                 for m, text in [*pool_texts.items(), *fresh.items()]:
                     if m in base and other_subject(asked, stated_of(text)):
                         base[m] -= s.ranking.other_subject
+                        others.add(m)
                         reasons.setdefault(m, []).append("about someone else than asked")
-            ranked = self._rank(vector, fulltext, deep, base, reasons, neighbours, query.intent, current_only)
+            # Asked how things stand now, the later of two statements on one thing first.
+            now = current_only and s.ranking.follower_share > 0 and asks_how_things_stand(query.query)
+            latest = ({**pool_texts, **fresh}, asked) if now else None
+            ranked = self._rank(
+                vector,
+                fulltext,
+                deep,
+                base,
+                reasons,
+                neighbours,
+                query.intent,
+                current_only,
+                frozenset(others),
+                latest,
+            )
             # Records, lineage and conflicts of the pool came with the neighbourhood, before choosing.
             details = pool_rows.details([m for m, _, _ in ranked[: query.limit * LINEAGE_POOL]])
             chosen = evidence_first(
@@ -391,8 +418,14 @@ class Recaller:
         neighbours: list[Neighbour],
         intent: Intent | None,
         current_only: bool,
+        others: frozenset[str] = frozenset(),
+        latest: tuple[dict[str, str], Whose | None] | None = None,
     ) -> list[tuple[str, float, list[str]]]:
-        """Relevance spread to graph neighbours, then nudged by dynamics and intent; best first."""
+        """Relevance spread to graph neighbours, then nudged by dynamics and intent; best first.
+        A memory about someone else than asked (``others``, whose ``base`` is already lowered)
+        lifted by a neighbour (a belief it replaced) loses ``other_subject`` of the lift too. With
+        ``latest`` (the texts, and whose fact is asked for), the later of two statements on one
+        thing ranks first (recall/latest.py)."""
         s = self._settings
         facts: dict[str, Facts] = {c.id: c.facts for c in [*deep, *fulltext, *vector]}
         for n in neighbours:
@@ -402,6 +435,9 @@ class Recaller:
         scores, lifted_by = spread(base, links, s.ranking, replaced)
         for memory_id in replaced:
             scores.pop(memory_id, None)
+        for memory_id in others & scores.keys():
+            if scores[memory_id] > base[memory_id]:
+                scores[memory_id] = max(base[memory_id], scores[memory_id] - s.ranking.other_subject)
         for memory_id, edges in lifted_by.items():
             for edge in sorted(edges):
                 reason = _VIA.get(edge, edge)
@@ -416,4 +452,11 @@ class Recaller:
                 scores[memory_id] += intent_bonus(boost, s.ranking)
                 if boost > 1.0:
                     reasons.setdefault(memory_id, []).append(f"fits intent {intent}")
+        if latest is not None:
+            texts, asked = latest
+            occurred = {m: facts[m].occurred for m in scores}
+            related = {m for m, r in base.items() if r >= LOW_SIMILARITY}
+            scores, moved = later_first(scores, texts, occurred, asked, s.ranking.follower_share, related)
+            for memory_id in sorted(moved):
+                reasons.setdefault(memory_id, []).append("said later of the same as a match")
         return [(m, scores[m], reasons.get(m, [])) for m in ordered(scores)]

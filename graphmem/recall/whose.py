@@ -10,6 +10,12 @@ ranking's ``other_subject`` weight (recall/ranking.py).
 A subject is read from the words: a name followed by "'s" and a noun of a relative, a friend, a
 colleague or a pet ("Kwame's sister Efua", "Priya's best friend Kavya") is that person; a name
 alone is the named one. Questions and memories about no named person are left alone.
+
+A question naming a group ("Omar's children", "Youssef's siblings", "Leila's parents") asks for
+each of its members' facts ("Omar's son Khalid ..."), and the names of a partner (husband, wife,
+boyfriend, fiancé...) are one relation: the same person is called each as time goes on. A
+question asking *who* ("Who is Omar's manager?", "Who does Omar report to?", "Who is Lucía dating
+now?") asks for a person, whose fact the answer may be, or the owner's: nothing is moved down.
 """
 
 from __future__ import annotations
@@ -23,8 +29,23 @@ from graphmem.beliefs.statements import RELATION_NOUNS
 _POSSESSED = re.compile(
     r"\b([A-Z][\w\u00C0-\u024F-]*(?:\s[A-Z][\w\u00C0-\u024F-]*)?)(?:'s|\u2019s|s'|s\u2019)"
     r"\s+(?:(?:best|older|younger|elder|eldest|little|big|late|new|ex|former|step|twin|other)[- ])?"
-    r"([a-z]+)\b"
+    r"([a-z\u00E0-\u00FF]+)(?![\w\u00C0-\u024F])"
 )
+_WHO = re.compile(r"^\s*(?:who|whom)\b", re.IGNORECASE)
+_PARTNER = frozenset(
+    {"partner", "husband", "wife", "spouse", "boyfriend", "girlfriend"}
+    | {"fiance", "fiancé", "fiancee", "fiancée"}
+)
+# A group noun of a question, and the relatives it takes in (singular forms: "kids" -> "kid").
+_GROUPS = {
+    "children": frozenset({"son", "daughter", "kid", "child"}),
+    "kid": frozenset({"son", "daughter", "child"}),
+    "sibling": frozenset({"brother", "sister"}),
+    "parent": frozenset({"mother", "father", "mom", "dad", "mum"}),
+    "grandchildren": frozenset({"grandson", "granddaughter", "grandchild"}),
+    "grandparent": frozenset({"grandma", "grandpa", "grandmother", "grandfather"}),
+}
+_RELATIVES = RELATION_NOUNS | {"sibling", "siblings", "grandparent", "grandparents"}
 _NOTE = re.compile(r"^\s*(?:[A-Za-z]+\s*:\s*)?")
 _NAME = re.compile(r"\b[A-Z][\w\u00C0-\u024F-]+")
 _QUESTION_WORDS = frozenset(
@@ -54,22 +75,26 @@ class Whose:
 
     owner: str
     relation: str
+    who: bool = False  # a question asking who someone is (the answer is a person)
 
 
 def _relative(match: re.Match[str] | None) -> Whose | None:
     """The relative a ``_POSSESSED`` match names ("Kwame's sister"), or None for another noun."""
-    if match is None or match.group(2) not in RELATION_NOUNS:
+    if match is None or match.group(2) not in _RELATIVES:
         return None
-    return Whose(match.group(1).split()[0].lower(), match.group(2).rstrip("s"))
+    noun = match.group(2)
+    relation = "partner" if noun in _PARTNER else noun if noun in _GROUPS else noun.rstrip("s")
+    return Whose(match.group(1).split()[0].lower(), relation)
 
 
 def asked_about(question: str) -> Whose | None:
     """Whose fact ``question`` asks for: someone's relative's, or a named person's own."""
+    who = _WHO.match(question) is not None
     possessed = _relative(_POSSESSED.search(question))
     if possessed is not None:
-        return possessed
+        return Whose(possessed.owner, possessed.relation, who)
     names = [n for n in _NAME.findall(question) if n not in _QUESTION_WORDS]
-    return Whose(names[0].lower(), "") if names else None
+    return Whose(names[0].lower(), "", who) if names else None
 
 
 def stated_of(memory: str) -> Whose | None:
@@ -87,7 +112,10 @@ def stated_of(memory: str) -> Whose | None:
 
 def other_subject(question: Whose | None, memory: Whose | None) -> bool:
     """Whether a memory states the fact of someone else than the one the question asks about:
-    the same person's relative for the person, the person for a relative, another relative."""
-    if question is None or memory is None or question.owner != memory.owner:
+    the same person's relative for the person, the person for a relative, another relative (not
+    one of a group asked about); never for a question asking who."""
+    if question is None or memory is None or question.who or question.owner != memory.owner:
+        return False
+    if memory.relation in _GROUPS.get(question.relation, frozenset()):
         return False
     return question.relation != memory.relation

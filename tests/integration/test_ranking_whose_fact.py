@@ -35,3 +35,12 @@ def test_the_fact_of_the_one_asked_about_comes_first(memory: Memory, scope: str)
     assert _first(memory, scope, "Where does Nadia's brother work?") == FACTS[1]
     assert _first(memory, scope, "Where do Nadia's parents live?") == FACTS[4]
     assert _first(memory, scope, "Where does Nadia live?") == FACTS[3]
+
+
+def test_a_group_asked_about_takes_in_its_members(memory: Memory, scope: str) -> None:
+    for i, text in enumerate(FACTS):
+        memory.remember(text, scope=scope, occurred_at=_day(i))
+    found = memory.recall_query(
+        RecallQuery(query="What do Nadia's siblings do for a living?", scope=scope, limit=5, reinforce=False)
+    )
+    assert {r.text for r in found.results[:2]} == {FACTS[1], FACTS[2]}

@@ -20,6 +20,15 @@ from graphmem.recall.whose import asked_about, other_subject, stated_of
         ("Where does Ana live?", "The office moved to Leeds.", False),  # no named subject
         ("What is the deadline?", "Ana's sister lives in Oslo.", False),  # no one asked about
         ("Where was Yu-ting living?", "User: Yu-ting's younger sister Yu-han is in Tainan.", True),
+        # a group asked about takes in its members; a partner is one relation under any name
+        ("What do Omar's children do?", "Omar's son Khalid studies medicine in Dublin.", False),
+        ("What do Youssef's siblings do?", "Youssef's sister Yasmin is an Egyptologist.", False),
+        ("Where do Leila's parents live?", "Leila's mother lives in Shiraz.", False),
+        ("What do Omar's children do?", "Omar lives in Muscat.", True),
+        ("What does Mei Lin's fiancé do?", "Mei Lin's boyfriend Wei is a photographer.", False),
+        # asked who someone is, the owner's fact may be the answer, and a relative's
+        ("Who is Omar's manager at the moment?", "Omar now reports to Eng. Rashid Al-Hinai.", False),
+        ("Who does Omar report to?", "Omar's manager is Eng. Hamad Al-Busaidi.", False),
     ],
 )
 def test_a_memory_about_someone_else_than_asked(question: str, memory: str, other: bool) -> None:

@@ -1,0 +1,127 @@
+"""Asked how things stand (now, or at an ``as_of`` date), the later of two statements of one person
+on one thing comes first, even when the belief check did not see that it replaces the earlier one.
+
+"Who is Sophie's biggest client at the moment?" matches "Sophie's biggest client is the wine shop
+chain Cave Brun" word for word; "Cave Brun ended their contract; Sophie's main client is now the
+Musée des Confluences", said months later, answers it. A later memory **follows** an earlier one
+when it states the same thing of the same person: it matches at least ``min_share`` of the
+earlier memory's telling words that are not names (weighed among the recall's candidates,
+recall/keywords.py: "client" here). Names are left out because a later memory naming the same
+place or employer mostly says more of it ("Siobhán lives in Galway", then "Siobhán works as a
+teacher in Galway"). A follower is not about someone else (recall/whose.py: "Sophie's sister's
+client" does not follow "Sophie's client"), and a relative's statement is followed only by one
+stated of that relative. Among the earlier memory's followers, the one matching most of its words
+(then the latest) takes the earlier memory's score and a hair more; chains settle in turn. A
+follower must be related to the question on its own (relevance above ``LOW_SIMILARITY``, the
+cosine below which nothing is really related): "The tea house makes 60,000 lira a month" says
+more of "Elif left Migros to run the kitchen at the tea house", and nothing of where Elif works.
+
+Whether a question asks how things stand is read from the words that place it at the time of
+asking ("now", "currently", "these days", "at the moment"...): a plain question ("What is the
+name of Amara's cat?") is not reordered, since a later memory on the same thing ("Amara's cat
+Jollof had three kittens") is then no better an answer. A question with an ``as_of`` date asks
+how things stood then (the memories after it are not candidates).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping
+
+from graphmem.recall.keywords import TermStats, analyse
+from graphmem.recall.whose import Whose, other_subject, stated_of
+
+# The words that place a question at the time of asking (a fallback word list: spaCy's entity
+# recogniser tags "these days" as a date but not "now" or "at the moment").
+_NOW = re.compile(
+    r"\b(?:now|nowadays|currently|these days|at the moment|at present|presently|right now|today|"
+    r"any ?more|still)\b",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[\w'-]+")
+# How much above the earlier memory's score a follower is put: enough to order them, too little
+# to pass anything else.
+_HAIR = 1e-4
+
+
+def asks_how_things_stand(question: str) -> bool:
+    """Whether ``question`` asks how things stand at the time of asking."""
+    return _NOW.search(question) is not None
+
+
+def _common_words(text: str) -> str:
+    """The words of ``text`` that are not names: what it says of someone, not who or where."""
+    return " ".join(w for w in _WORD.findall(text) if not w[:1].isupper())
+
+
+def _shares(words: str, later: list[str], texts: Mapping[str, str], stats: TermStats) -> dict[str, float]:
+    """For each later memory, the share of the idf weight (``stats``: among the candidates) of
+    ``words`` it has."""
+    weights = {t: stats.idf(t) for t in set(analyse(words))}
+    total = sum(weights.values())
+    if total <= 0:
+        return {}
+    return {m: sum(w for t, w in weights.items() if t in set(analyse(texts[m]))) / total for m in later}
+
+
+def _relation(whose: Whose | None) -> str:
+    return whose.relation if whose is not None else ""
+
+
+def _follower(
+    earlier: str,
+    later: list[str],
+    texts: Mapping[str, str],
+    stats: TermStats,
+    min_share: float,
+) -> str | None:
+    """The later memory that states most of what ``earlier`` states (then the latest: ``later``
+    comes oldest first), or None when none reaches ``min_share``."""
+    shares = _shares(_common_words(texts[earlier]), later, texts, stats)
+    best: tuple[float, int] | None = None
+    chosen = None
+    earlier_whose = stated_of(texts[earlier])
+    for rank, memory_id in enumerate(later):
+        share = shares.get(memory_id, 0.0)
+        whose = stated_of(texts[memory_id])
+        if share < min_share or other_subject(earlier_whose, whose):
+            continue
+        if _relation(earlier_whose) + _relation(whose) and whose != earlier_whose:
+            continue  # a relative's statement follows, and is followed by, only one of theirs
+        if best is None or (share, rank) > best:
+            best, chosen = (share, rank), memory_id
+    return chosen
+
+
+def later_first(
+    scores: Mapping[str, float],
+    texts: Mapping[str, str],
+    occurred: Mapping[str, float],
+    asked: Whose | None,
+    min_share: float,
+    related: Collection[str],
+    top: int = 10,
+) -> tuple[dict[str, float], set[str]]:
+    """Scores where each of the ``top`` memories' follower ranks just above it, and the ids that
+    moved. Only ``related`` memories (related to the question on their own) follow, and none about
+    someone else than ``asked`` (whose fact the question asks for). Only memories with a text and
+    a time take part."""
+    adjusted = dict(scores)
+    known = [m for m in scores if m in texts and m in occurred]
+    by_time = sorted(known, key=lambda m: (occurred[m], m))
+    stats = TermStats.of(analyse(texts[m]) for m in known)
+    eligible = {m for m in known if m in related and not other_subject(asked, stated_of(texts[m]))}
+    moved: set[str] = set()
+    for _ in range(top):  # a chain of followers settles in at most one pass per link
+        changed = False
+        leaders = sorted(known, key=lambda m: (-adjusted[m], m))[:top]
+        for earlier in leaders:
+            later = [m for m in by_time if occurred[m] > occurred[earlier] and m in eligible]
+            follower = _follower(earlier, later, texts, stats, min_share) if later else None
+            if follower is not None and adjusted[follower] <= adjusted[earlier]:
+                adjusted[follower] = adjusted[earlier] + _HAIR
+                moved.add(follower)
+                changed = True
+        if not changed:
+            break
+    return adjusted, moved
