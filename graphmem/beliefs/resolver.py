@@ -70,7 +70,7 @@ class BeliefSettings:
     # likely. Chosen on the dev halves of the belief scenario sets (0.5 / 0.6 / 0.7 compared).
     pair_model_min: float = 0.5
     # ... and at least this much likelier than for any other such statement
-    pair_model_margin: float = 0.0
+    pair_model_margin: float = 0.15
 
 
 def _prompt(text: str, occurred_at: datetime, neighbours: Sequence[Neighbour]) -> str:
