@@ -67,7 +67,7 @@ class BeliefSettings:
     relation_min_cosine: float = 0.0
     # Where the judge keeps both only for want of a reading (judge.UNREAD_KEEPS), the pair model
     # (beliefs/pair_head.py) replaces the stored statement when it reads a replacement at least this
-    # likely. Chosen on the dev halves of the belief scenario sets (0.5 / 0.6 / 0.7 compared).
+    # likely. Chosen on the dev halves of the belief scenario sets (0.4 / 0.5 / 0.6 compared).
     pair_model_min: float = 0.5
     # ... and at least this much likelier than for any other such statement
     pair_model_margin: float = 0.15
