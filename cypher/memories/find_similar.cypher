@@ -18,4 +18,4 @@ RETURN row.index AS index,
                 last_accessed_at: node.last_accessed_at,
                 spaced_access_count: node.spaced_access_count,
                 labile_until: node.labile_until,
-                metadata_json: node.metadata_json}) AS neighbours
+                metadata_json: node.metadata_json, embedding: node.embedding}) AS neighbours

@@ -60,6 +60,20 @@ class Verdict:
     reason: str
 
 
+# The reasons for keeping both that rest on nothing the statements say, only on what the judge
+# could not read in them: no slot in common, no value left behind, a past act or a slot of several
+# values it could not tell apart. Where the judge keeps both for one of these, the pair model may
+# still read a replacement (beliefs/pair_head.py); every other reason to keep (another subject, a
+# plan, the past, an addition, a restatement) stands. So does "not an atomic statement": the model
+# learnt from single statements, and on chat turns of several sentences it reads a replacement in
+# almost any two of one conversation (298 of 3,058 LoCoMo dev turns retired, against 2 without).
+NOT_ATOMIC = "not an atomic statement"
+DIFFERENT_SLOTS = "different slots"
+ADDS_DETAIL = "adds detail"
+PAST_ACT = "an act told in the past"
+SEVERAL_VALUES = "a slot with several values"
+UNREAD_KEEPS = frozenset({DIFFERENT_SLOTS, ADDS_DETAIL, PAST_ACT, SEVERAL_VALUES})
+
 # a clause about "it" ("..., it's 18 November now"), after a joining word or none
 _IT = re.compile(r"^\W*(?:(?:so|and|but|now)\s+)?it(?:'s|\s)", re.IGNORECASE)
 
@@ -534,7 +548,7 @@ def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
     if not (old.speaker and new.speaker and old.speaker != new.speaker) and leaves_its_value(old, new):
         return Verdict(True, "leaves the value the other names")  # however long ``new`` runs
     if not (old.atomic and new.atomic):
-        return Verdict(False, "not an atomic statement")
+        return Verdict(False, NOT_ATOMIC)
     if old.ordered_pair and new.ordered_pair:
         if old.ordered_pair == tuple(reversed(new.ordered_pair)):
             return Verdict(True, "preference reversed")
@@ -542,7 +556,7 @@ def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
     if old.speaker and new.speaker and old.speaker != new.speaker:
         return Verdict(False, "different speakers")
     if sentence_count(old.body) > 1 or sentence_count(new.body) > 1:
-        return Verdict(False, "not an atomic statement")
+        return Verdict(False, NOT_ATOMIC)
     whole_a, whole_b = read_clause(old.body, old.speaker), read_clause(new.body, new.speaker)
     if not (whole_a.statement and whole_b.statement):
         return Verdict(False, "a request, a wish or thanks: no belief")
@@ -591,7 +605,7 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
     if a.negated != b.negated and _affirms_denied_act(a, b):
         return Verdict(True, "negation of the same act")
     if not _same_slot(old, new, a, b, cosine):
-        return Verdict(False, "different slots")
+        return Verdict(False, DIFFERENT_SLOTS)
     same_object = a.values & b.values or a.predicate == b.predicate
     if a.negated != b.negated and (same_object or cosine >= NEGATION_COSINE):
         return Verdict(True, "negation")
@@ -604,7 +618,7 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
         return Verdict(True, "change announced")
     trades = b.replaces and bool(a.values & b.values)  # "traded in the Brompton for a Tern"
     if not (a.values - b.values) and not (a.numbers - b.numbers) and not trades:
-        return Verdict(False, "adds detail")
+        return Verdict(False, ADDS_DETAIL)
     if a.quantities and b.quantities and not a.numbers & b.numbers and (a.values == b.values or b.change):
         return Verdict(True, "a new number for the same quantity")
     if _new_level(a, b):
@@ -618,7 +632,7 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
         return Verdict(False, "several things, each on its own date")
     if (a.event or b.event) and a.verb == b.verb and not (a.change or b.change or a.decided or b.decided):
         # "took the kids to the museum" / "to the beach"; "ran a marathon in May" / "runs 5k every day"
-        return Verdict(False, "an act told in the past")
+        return Verdict(False, PAST_ACT)
     if a.kinds & b.kinds and not (a.change or b.change):
         return Verdict(False, "two of a kind")  # "open an office in Austin" / "an office in Dublin"
     if a.quantities and b.quantities and a.per and b.per and not a.per & b.per and not (a.change or b.change):
@@ -626,5 +640,5 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
     if _two_named_of_a_kind(a, b) and not (a.change or b.change):
         return Verdict(False, "two of a kind")  # "For the Atlas project we chose ..." / "the Birch project"
     if {a.verb, b.verb} & MULTI_VALUED and not when_only:
-        return Verdict(False, "a slot with several values")
+        return Verdict(False, SEVERAL_VALUES)
     return Verdict(True, "different value")

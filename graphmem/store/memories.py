@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
+
+import numpy as np
 
 from graphmem.errors import NotFoundError
 from graphmem.models import ForgetFilter, HistoryEntry, MemoryDetail, MemoryPatch, MemoryRecord
@@ -71,6 +73,8 @@ class StoredNeighbour:
     spaced_access_count: int
     metadata: dict[str, Any]
     labile_until: datetime | None = None
+    # its unit vector (the belief check's pair model reads it); None when the lookup had none
+    embedding: np.ndarray | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -129,6 +133,7 @@ def _neighbour(raw: dict[str, Any]) -> StoredNeighbour:
         spaced_access_count=int(raw["spaced_access_count"] or 0),
         metadata=json.loads(meta) if meta else {},
         labile_until=raw.get("labile_until"),
+        embedding=None if raw.get("embedding") is None else np.asarray(raw["embedding"], dtype=np.float32),
     )
 
 

@@ -16,6 +16,8 @@ def native(value: Any) -> Any:
     if isinstance(value, (DateTime, Date)):
         return value.to_native()
     if isinstance(value, list):
+        if value and isinstance(value[0], float):  # a vector: numbers all through, nothing to convert
+            return value
         return [native(v) for v in value]
     if isinstance(value, dict):
         return {k: native(v) for k, v in value.items()}

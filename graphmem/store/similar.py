@@ -52,7 +52,7 @@ def similar_rows(
         }
     else:
         exact = _lock_and_read(tx, scopes, lock)
-    chosen: dict[int, list[tuple[str, float]]] = {}
+    chosen: dict[int, list[tuple[str, float, np.ndarray]]] = {}
     by_scope: dict[str, list[int]] = defaultdict(list)
     for i, (scope, _) in enumerate(probes):
         if scope in exact:
@@ -70,13 +70,13 @@ def similar_rows(
         kept = (best_scores >= row_floors[:, None]).tolist()
         for row, i in enumerate(positions):
             rows_of = zip(best[row].tolist(), best_scores[row].tolist(), kept[row], strict=True)
-            chosen[i] = [(ids[j], score) for j, score, keep in rows_of if keep]
-    wanted = sorted({memory_id for pairs in chosen.values() for memory_id, _ in pairs})
+            chosen[i] = [(ids[j], score, stored[j]) for j, score, keep in rows_of if keep]
+    wanted = sorted({memory_id for pairs in chosen.values() for memory_id, _, _ in pairs})
     details = {}
     if wanted:
         details = {r["node"]["id"]: r["node"] for r in tx.run("memories/neighbour_details", ids=wanted)}
     for i, pairs in chosen.items():
-        found[i] = [{**details[m], "score": score} for m, score in pairs if m in details]
+        found[i] = [{**details[m], "score": score, "embedding": v} for m, score, v in pairs if m in details]
     rest = [i for i, (scope, _) in enumerate(probes) if scope not in exact]
     if rest:
         lowest = min(floors[i] for i in rest)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import uuid
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -18,9 +19,9 @@ from typing import Any, Protocol
 import numpy as np
 
 from graphmem.beliefs.gate import gate_of, may_conflict_pairs
-from graphmem.beliefs.judge import judge_in_time
+from graphmem.beliefs.judge import UNREAD_KEEPS, judge_in_time
 from graphmem.beliefs.refine import refines
-from graphmem.beliefs.resolver import BeliefChecker, Neighbour
+from graphmem.beliefs.resolver import LEARNED, BeliefChecker, Neighbour
 from graphmem.beliefs.restore import parse_docs
 from graphmem.beliefs.statements import Statement, read_statement, speaker_in
 from graphmem.clock import Clock
@@ -298,7 +299,10 @@ class RememberPipeline:
             draft.item.text,
             draft.statement,
             draft.occurred_at,
-            [Neighbour(n.id, n.text, n.cosine, n.occurred_at, n.strength, stored[n.id]) for n in found],
+            [
+                Neighbour(n.id, n.text, n.cosine, n.occurred_at, n.strength, stored[n.id], n.embedding)
+                for n in found
+            ],
             draft.embedding,
         )
         draft.llm_calls += usage.calls
@@ -323,6 +327,17 @@ class RememberPipeline:
                 supersessions.append(
                     _supersession(old.id, draft.memory_id, reason, INITIAL_STRENGTH, old.confidence, now)
                 )
+
+    @staticmethod
+    def _lost(a: _Draft, b: _Draft, reason: str, now: datetime) -> Supersession:
+        """The later of two drafts of one batch replaces the earlier one."""
+        winner, loser = (b, a) if b.occurred_at >= a.occurred_at else (a, b)
+        winner.actions += [f"contradicts:{loser.memory_id}", f"superseded:{loser.memory_id}"]
+        loser.actions += [f"contradicts:{winner.memory_id}", f"superseded_by:{winner.memory_id}"]
+        loser.lost_to = winner.memory_id
+        return _supersession(
+            winner.memory_id, loser.memory_id, reason, INITIAL_STRENGTH, DEFAULT_CONFIDENCE, now
+        )
 
     @staticmethod
     def _refinements(
@@ -354,27 +369,35 @@ class RememberPipeline:
         pairs = _judged_pairs(fresh, cosines >= self._beliefs.min_cosine)
         # their entities in one batch (the read-ahead parsed the texts without them)
         parse_docs(judged_bodies((fresh[a].statement, fresh[b].statement) for a, b in pairs))
+        unread: dict[int, list[int]] = defaultdict(list)  # later draft -> earlier ones kept unread
         for a_pos, b_pos in pairs:
             a, b = fresh[a_pos], fresh[b_pos]
             verdict = judge_in_time(
                 a.statement, a.occurred_at, b.statement, b.occurred_at, float(cosines[a_pos, b_pos])
             )
-            if not verdict.conflict:
-                continue
-            winner, loser = (b, a) if b.occurred_at >= a.occurred_at else (a, b)
-            winner.actions += [f"contradicts:{loser.memory_id}", f"superseded:{loser.memory_id}"]
-            loser.actions += [f"contradicts:{winner.memory_id}", f"superseded_by:{winner.memory_id}"]
-            loser.lost_to = winner.memory_id
-            found.append(
-                _supersession(
-                    winner.memory_id,
-                    loser.memory_id,
-                    verdict.reason,
-                    INITIAL_STRENGTH,
-                    DEFAULT_CONFIDENCE,
-                    now,
+            if verdict.conflict:
+                found.append(self._lost(a, b, verdict.reason, now))
+            elif verdict.reason in UNREAD_KEEPS:
+                late, early = (b_pos, a_pos) if b.occurred_at >= a.occurred_at else (a_pos, b_pos)
+                unread[late].append(early)
+        for later, earlier_ones in unread.items():
+            new = fresh[later]
+            candidates = [
+                Neighbour(
+                    str(e),
+                    fresh[e].item.text,
+                    float(cosines[later, e]),
+                    fresh[e].occurred_at,
+                    1.0,
+                    fresh[e].statement,
+                    block[e],
                 )
-            )
+                for e in earlier_ones
+                if fresh[e].lost_to is None
+            ]
+            chosen = self._beliefs.learned_replacement(candidates, new.occurred_at, block[later])
+            if chosen is not None and new.lost_to is None:
+                found.append(self._lost(fresh[int(chosen)], new, LEARNED, now))
         return found
 
     @staticmethod

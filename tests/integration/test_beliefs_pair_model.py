@@ -1,0 +1,63 @@
+"""News the grammar cannot read as a change, read by the belief check's pair model
+(beliefs/pair_head.py) on the real MiniLM vectors: what it ends is superseded, and a person's other
+facts stay."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from graphmem.memory import Memory
+from graphmem.models import MemoryInput
+
+
+def _day(n: int) -> datetime:
+    return datetime(2025, 6, 1, 9, 0, tzinfo=UTC) + timedelta(days=n)
+
+
+def test_a_new_doctor_replaces_the_old_one(memory: Memory, scope: str) -> None:
+    old = memory.remember("Mum's GP is Dr Okafor.", scope=scope, occurred_at=_day(0)).memory
+    new = memory.remember(
+        "Mum registered with a new practice; she sees Dr Lim now.", scope=scope, occurred_at=_day(40)
+    ).memory
+    assert memory.get(old.id).status == "superseded"
+    assert memory.get(new.id).status == "active"
+
+
+def test_a_band_that_split_up_no_longer_plays_every_friday(memory: Memory, scope: str) -> None:
+    old = memory.remember(
+        "Ravi's band plays at the Crown every Friday.", scope=scope, occurred_at=_day(0)
+    ).memory
+    memory.remember("Ravi's band split up after the summer tour.", scope=scope, occurred_at=_day(90))
+    assert memory.get(old.id).status == "superseded"
+
+
+def test_news_about_a_person_leaves_their_unrelated_facts(memory: Memory, scope: str) -> None:
+    """A job, a layoff: Nadia's birthday, her cat and her sister's home are still true."""
+    kept = [
+        memory.remember(text, scope=scope, occurred_at=_day(i)).memory
+        for i, text in enumerate(
+            [
+                "Nadia's birthday is 9 October.",
+                "Nadia's cat is called Pip.",
+                "Nadia's sister lives in Rabat.",
+            ]
+        )
+    ]
+    memory.remember("Nadia started a new job at Unilever.", scope=scope, occurred_at=_day(30))
+    memory.remember("Nadia was laid off in March.", scope=scope, occurred_at=_day(200))
+    assert [memory.get(m.id).status for m in kept] == ["active"] * 3
+
+
+def test_written_in_one_batch_the_same_news_replaces_the_same_fact(memory: Memory, scope: str) -> None:
+    results = memory.remember_batch(
+        [
+            MemoryInput(text="Mum's GP is Dr Okafor.", scope=scope, occurred_at=_day(0)),
+            MemoryInput(
+                text="Mum registered with a new practice; she sees Dr Lim now.",
+                scope=scope,
+                occurred_at=_day(40),
+            ),
+        ]
+    )
+    assert memory.get(results[0].memory.id).status == "superseded"
+    assert memory.get(results[1].memory.id).status == "active"
