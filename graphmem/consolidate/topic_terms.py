@@ -26,6 +26,7 @@ from graphmem.stemming import stem
 
 # a word in more of its scope's memories than this share names no topic (as C1's keys tie nothing)
 MAX_SHARE = 0.2
+PUNCTUATION = ".,;:!?()[]\"'"  # around a written word
 
 
 @dataclass(frozen=True)
@@ -91,8 +92,22 @@ def topic_terms(
     for score, key in scored:
         word = spelled[key].most_common(1)[0][0]
         if score > 0 and len(named) < limit and word not in taken and key not in taken:
-            named.append(word)
+            named.append(_as_written(word, texts))
     return named
+
+
+def _as_written(word: str, texts: Sequence[str]) -> str:
+    """``word`` (lower-cased) as the texts write it: lower-case if they ever do ('Dashboard went
+    live' and 'the sales dashboard'), else as written most often ('SIPP', 'Lyon')."""
+    written = Counter(
+        token
+        for text in texts
+        for token in (piece.strip(PUNCTUATION) for piece in text.split())
+        if token.lower() == word
+    )
+    if not written or word in written:
+        return word
+    return written.most_common(1)[0][0]
 
 
 def _within(name: str, other: str) -> bool:

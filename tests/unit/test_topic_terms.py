@@ -54,3 +54,9 @@ def test_a_topic_summary_quotes_its_central_episodes_in_the_order_they_happened(
 def test_a_name_a_longer_shared_name_holds_is_not_repeated() -> None:
     texts = [["Sam Whitfield", "Sam"], ["Sam Whitfield", "Sam"], ["Sam"]]
     assert topic_terms(["a", "b", "c"], texts, 3) == ["Sam Whitfield"]
+
+
+def test_a_shared_word_is_named_as_the_memories_write_it() -> None:
+    texts = ["Plans to combine them into a Vanguard SIPP.", "Transfers done; the SIPP holds 41,000 pounds."]
+    words = ScopeWords.of({"a": texts[0], "b": texts[1], "c": "Renewed the TV licence."}, {}, ["User"])
+    assert topic_terms(texts, [(), ()], 3, words) == ["SIPP"]
