@@ -2,7 +2,7 @@
 words its members share, the words rare in their scope first.
 
 An offline summary of a topic opened with the entities two of its members share, or with nothing:
-on the dev halves of the topic sets 31 of 54 semantic memories began '3 memories:' or '5 memories:'
+on the dev halves of the topic sets 29 of 54 semantic memories began '3 memories:' or '5 memories:'
 (a sourdough starter, a pension transfer, a pottery course), others with the owner ('Chloe, User')
 or a name twice ('Sam Whitfield, Sam'). The words a topic keeps coming back to name it where no
 entity does ('sourdough', 'starter'; 'SIPP'; 'mould', 'landlord'), as long as the word is rare in
