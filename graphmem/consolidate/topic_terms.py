@@ -13,7 +13,7 @@ scope of a hundred memories.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -27,6 +27,7 @@ from graphmem.stemming import stem
 # a word in more of its scope's memories than this share names no topic (as C1's keys tie nothing)
 MAX_SHARE = 0.2
 PUNCTUATION = ".,;:!?()[]\"'"  # around a written word
+STOP_STEMS = frozenset(stem(word) for word in STOP_WORDS)  # spaCy's English stop list, stemmed
 
 
 @dataclass(frozen=True)
@@ -75,25 +76,29 @@ def topic_terms(
     named = [name for name in shared if not any(o != name and _within(name, o) for o in shared)][:limit]
     if words is None or len(named) >= limit:
         return named
-    spelled: dict[str, Counter[str]] = defaultdict(Counter)
     holders: Counter[str] = Counter()
     for text in texts:
-        found = {
-            stem(word): word for word in query_words(text) if not word.isdigit() and word not in STOP_WORDS
-        }
-        holders.update(found.keys())
-        for key, word in found.items():
-            spelled[key][word] += 1
+        holders.update(word for word in set(analyse(text)) if word not in STOP_STEMS and not word.isdigit())
     taken = {token for name in named for token in query_words(name)}
     scored = sorted(
         ((n * words.rarity(scope, key), key) for key, n in holders.items() if n >= 2),
         key=lambda sk: (-sk[0], sk[1]),
     )
     for score, key in scored:
-        word = spelled[key].most_common(1)[0][0]
-        if score > 0 and len(named) < limit and word not in taken and key not in taken:
+        if score <= 0 or len(named) >= limit:
+            break
+        word = _spelled(key, texts)
+        if word not in taken and key not in taken:
             named.append(_as_written(word, texts))
     return named
+
+
+def _spelled(key: str, texts: Sequence[str]) -> str:
+    """The word the texts write most often for the stem ``key`` (lower-cased)."""
+    written = Counter(
+        word for text in texts if key in analyse(text) for word in query_words(text) if stem(word) == key
+    )
+    return written.most_common(1)[0][0] if written else key
 
 
 def _as_written(word: str, texts: Sequence[str]) -> str:
