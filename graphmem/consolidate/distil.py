@@ -1,7 +1,9 @@
 """Distilling a cluster into one statement: a language model when there is one, else extractive.
 
-The extractive fallback names what the cluster is about (the entities its members share), how
-many memories it holds, and quotes its most central statements, so nothing is invented offline.
+The extractive fallback names what the cluster is about (the entities its members share and, for
+a topic, the words rare in its scope that they share: graphmem.consolidate.topic_terms), how many
+memories it holds and over what time, and quotes its most central statements in the order they
+happened, so nothing is invented offline.
 """
 
 from __future__ import annotations
@@ -11,10 +13,12 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from graphmem.consolidate.topic_terms import ScopeWords, topic_terms
 from graphmem.errors import LLMError
 from graphmem.llm.base import LLM, Usage
 
@@ -62,6 +66,8 @@ class Member:
     similarity: float  # to the cluster centroid
     entities: tuple[str, ...] = ()
     replaced: bool = False  # superseded by a later statement: part of the story, no longer current
+    occurred: datetime | None = None  # when it happened (the summary's quotes follow time)
+    scope: str = ""  # its scope (where the rarity of a shared word is measured)
 
 
 @dataclass(frozen=True)
@@ -91,35 +97,67 @@ def _sentence(text: str) -> str:
     return text.strip().rstrip(".;")
 
 
-def extractive(kind: Kind, members: Sequence[Member]) -> str:
+def extractive(kind: Kind, members: Sequence[Member], words: ScopeWords | None = None) -> str:
     """A summary that invents nothing: what the cluster is about (the entities several members
-    share), how many memories it holds, and its most central statements, within SUMMARY_CHARS.
+    share; with ``words``, the rare words they share too), how many memories it holds and over what
+    time, and its most central statements, within SUMMARY_CHARS.
 
     Two central statements (three for a cluster of six or more) rather than one copied episode:
-    episodes of one topic each add something new.
+    episodes of one topic each add something new. They are quoted in the order they happened
+    (a story read backwards, 'First loaf came out dense; User started a sourdough starter', is
+    hard to follow).
     """
-    return quoting(kind, members)[0]
+    return quoting(kind, members, words)[0]
 
 
-def quoting(kind: Kind, members: Sequence[Member]) -> tuple[str, list[Member]]:
+def quoting(
+    kind: Kind, members: Sequence[Member], words: ScopeWords | None = None
+) -> tuple[str, list[Member]]:
     """The extractive summary (see :func:`extractive`) and the members it quotes, most central first."""
-    about = shared_entities(members, share=0.0)[:EXTRACTIVE_ENTITIES]
-    head = f"{', '.join(about)} ({len(members)} memories)" if about else f"{len(members)} memories"
+    about = _about(members, words)
+    size = f"{len(members)} memories" + (f", {span}" if (span := _span(members)) else "")
+    head = f"{', '.join(about)} ({size})" if about else size
     if kind == "schema":
         head = f"Recurring pattern across {head}"
     elif kind == "insight":
         head = f"Kept from {len(members)} archived memories" + (f" about {', '.join(about)}" if about else "")
-    picked: list[str] = []
     quoted: list[Member] = []
     used = len(head) + 2
     for member in central(members, EXTRACTIVE_STATEMENTS if len(members) < 6 else EXTRACTIVE_STATEMENTS + 1):
         piece = _sentence(member.text)
-        if picked and used + len(piece) + 2 > SUMMARY_CHARS:
+        if quoted and used + len(piece) + 2 > SUMMARY_CHARS:
             break
-        picked.append(piece[: SUMMARY_CHARS - used] if not picked else piece)
         quoted.append(member)
         used += len(piece) + 2
-    return f"{head}: {'; '.join(picked)}.", quoted
+    timed = all(m.occurred is not None for m in quoted)
+    told = sorted(quoted, key=lambda m: (m.occurred, m.id)) if timed else quoted
+    picked = [_sentence(m.text) for m in told]
+    text = f"{head}: {'; '.join(picked)}."
+    return (text if len(text) <= SUMMARY_CHARS else text[: SUMMARY_CHARS - 1] + "…"), quoted
+
+
+def _about(members: Sequence[Member], words: ScopeWords | None) -> list[str]:
+    """What ``members`` are about (see graphmem.consolidate.topic_terms)."""
+    scope = members[0].scope if members else ""
+    return topic_terms(
+        [m.text for m in members], [m.entities for m in members], EXTRACTIVE_ENTITIES, words, scope
+    )
+
+
+def _span(members: Sequence[Member]) -> str:
+    """The days the members happened over ('3 March to 9 May 2025'), or '' when a date is unknown."""
+    days = [m.occurred for m in members if m.occurred is not None]
+    if not days or len(days) < len(members):
+        return ""
+    first, last = min(days), max(days)
+    if first.date() == last.date():
+        return _day(first)
+    start = f"{first.day} {first:%B}" if first.year == last.year else _day(first)
+    return f"{start} to {_day(last)}"
+
+
+def _day(at: datetime) -> str:
+    return f"{at.day} {at:%B %Y}"
 
 
 class Distiller:
@@ -128,8 +166,9 @@ class Distiller:
     def __init__(self, llm: LLM) -> None:
         self._llm = llm
 
-    def distil(self, kind: Kind, members: Sequence[Member]) -> Distillation:
-        """One statement for ``members``; the extractive fallback when no model answers."""
+    def distil(self, kind: Kind, members: Sequence[Member], words: ScopeWords | None = None) -> Distillation:
+        """One statement for ``members``; the extractive fallback when no model answers (naming
+        the rare words they share, measured in ``words``)."""
         if not members:
             raise ValueError("a cluster needs members")
         if self._llm.available:
@@ -138,7 +177,7 @@ class Distiller:
                 f"{i + 1}. {REPLACED if m.replaced else ''}{m.text[:PROMPT_TEXT_CHARS]}"
                 for i, m in enumerate(ranked)
             )
-            about = shared_entities(members, share=0.0)[:EXTRACTIVE_ENTITIES]
+            about = _about(members, words)
             if about:
                 prompt += f"\n\nThey share: {', '.join(about)}."
             try:
@@ -152,7 +191,7 @@ class Distiller:
                 return Distillation(reply.value.text.strip(), reply.usage, extractive=False)
             except LLMError as e:
                 log.info("consolidation falls back to an extractive %s statement: %s", kind, e)
-        text, quoted = quoting(kind, members)
+        text, quoted = quoting(kind, members, words)
         return Distillation(text, Usage(), extractive=True, quoted=tuple(m.id for m in quoted))
 
 

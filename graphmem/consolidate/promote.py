@@ -21,6 +21,7 @@ from graphmem.consolidate.context import RunContext
 from graphmem.consolidate.distil import Distillation, Distiller, Kind, Member
 from graphmem.consolidate.neighbourhood import knn_graph, shared_knn
 from graphmem.consolidate.settings import ConsolidationSettings
+from graphmem.consolidate.topic_terms import ScopeWords
 from graphmem.consolidate.topics import nearest, topic_clusters, topic_nodes
 from graphmem.embedding.base import Embedder, blend
 from graphmem.entities.names import entity_key
@@ -137,6 +138,8 @@ class Promotion:
                 derived_kind="cluster",
             )
             details = signals.details
+            # the words a topic's summary names are rare in its scope (graphmem.consolidate.topic_terms)
+            words: ScopeWords | None = ScopeWords.of(signals.texts, signals.scopes, s.topics.owner)
             clusters = topic_clusters(
                 near.graph,
                 near.vectors,
@@ -149,6 +152,7 @@ class Promotion:
         else:
             clusters = density_clusters(near.graph, lay.eps, s.min_cluster, s.max_cluster)
             details = {}
+            words = None
         ctx.counts[f"seen_{lay.counter}_clusters"] += len(clusters)
         pages = [
             clusters[start : start + DETAIL_PAGE // 4] for start in range(0, len(clusters), DETAIL_PAGE // 4)
@@ -169,12 +173,19 @@ class Promotion:
             for i, page in enumerate(pages):
                 rows = ahead.pop().result()
                 ahead += [pool.submit(read, nxt) for nxt in pages[i + 1 : i + 2]]
-                self._write(ctx, page, rows)
+                self._write(ctx, page, rows, words)
                 ctx.heartbeat()
                 ctx.progress(lay.step, min(sum(map(len, pages[: i + 1])), len(clusters)), len(clusters))
 
-    def _write(self, ctx: RunContext, clusters: Sequence[Cluster], rows: dict[str, MemberRow]) -> None:
+    def _write(
+        self,
+        ctx: RunContext,
+        clusters: Sequence[Cluster],
+        rows: dict[str, MemberRow],
+        words: ScopeWords | None = None,
+    ) -> None:
         lay = self._layering
+        owner = {entity_key(name) for name in self._settings.topics.owner} if lay.topics else set()
         fresh: list[tuple[list[MemberRow], list[SourceLink]]] = []
         attachments: list[tuple[str, list[SourceLink]]] = []
         centers: list[np.ndarray] = []
@@ -201,10 +212,18 @@ class Promotion:
         distilled = []
         for (members, _), center in zip(fresh, centers, strict=True):
             view = [
-                Member(m.id, m.text, float(m.embedding @ center), m.entities, m.status != "active")
+                Member(
+                    m.id,
+                    m.text,
+                    float(m.embedding @ center),
+                    tuple(e for e in m.entities if entity_key(e) not in owner),  # 'User' names no topic
+                    m.status != "active",
+                    m.occurred_at,
+                    m.scope,
+                )
                 for m in members
             ]
-            result = self._distiller.distil(lay.kind, view)
+            result = self._distiller.distil(lay.kind, view, words)
             ctx.llm_calls += result.usage.calls
             ctx.cost_usd += result.usage.cost_usd
             distilled.append(result)

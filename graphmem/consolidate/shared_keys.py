@@ -10,8 +10,13 @@ import itertools
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 
-from graphmem.recall.keywords import analyse
+from spacy.lang.en.stop_words import STOP_WORDS
+
+from graphmem.recall.keywords import ANALYSED_TEXTS, analyse
+from graphmem.recall.lucene import query_words
+from graphmem.stemming import stem
 from graphmem.store.consolidation import TopicSignals
 
 
@@ -60,15 +65,27 @@ def shared_pairs(
 
 
 def content_words(
-    signals: TopicSignals, nodes: Sequence[str], owner: Iterable[str] = ()
+    signals: TopicSignals, nodes: Sequence[str], owner: Iterable[str] = (), function_words: bool = True
 ) -> dict[str, tuple[str, ...]]:
     """Each node's stemmed content words, keyed by scope (a word is rare within one scope), without
-    the names of the memories' owner (``owner``, as written: 'user')."""
+    the names of the memories' owner (``owner``, as written: 'user') and, unless
+    ``function_words``, without the words of spaCy's English stop list (see ``topic_words``)."""
     left_out = {word for name in owner for word in analyse(name)}
+    words = analyse if function_words else topic_words
     return {
         node: tuple(
-            f"{signals.scopes.get(node, '')}\x1f{word}" for word in set(analyse(text)) if word not in left_out
+            f"{signals.scopes.get(node, '')}\x1f{word}" for word in set(words(text)) if word not in left_out
         )
         for node in nodes
         if (text := signals.texts.get(node))
     }
+
+
+@lru_cache(maxsize=ANALYSED_TEXTS)
+def topic_words(text: str) -> tuple[str, ...]:
+    """The stemmed words of ``text`` that can tie a topic: not those of spaCy's English stop list
+    ('first', 'three', 'about', 'next', 'back', 'one'), which the search's short list keeps. In a
+    scope of a hundred memories such a word is as rare as a topic's own ('three' in four of them),
+    and tied a stray to a pair of another thread ('Started writing three pages every morning' to a
+    physio's 'three sets twice a day')."""
+    return tuple(stem(w) for w in query_words(text, unique=False) if w not in STOP_WORDS)

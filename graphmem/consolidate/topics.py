@@ -154,6 +154,19 @@ Measured and not kept: a group split into its modularity parts when each part ha
 entity and none is shared across, whatever their cosine (3 of 47 candidate splits on the mixed
 scopes qualified, no change); soft matching of content words by MiniLM word vectors (a pair's
 same-thread AUC 0.64 against the cosine's 0.89).
+
+Session 28 measured where purity goes on 12-thread scopes of the four dev halves (bench.topic_mixed,
+seeds 7 / 8; 954 topics found): the leftover pass made 59 of them, 32 impure (mean purity 0.80,
+against 0.94 for the first pass's 895), most a pair of one thread with a member of another tied by
+a word of no topic ('first', 'three', 'about', 'one', 'next'). There those words now tie nothing
+(``leftover_function_words``): 24 of 51 impure, no pure group lost. The first pass's impurity is
+mostly groups of three with one stray (129 of 578; a stray's mean tie 0.73 against 0.93, too close
+for any cut on tie, cosine, keys or edges: each dropped as many pure groups as impure), and threads
+of one domain from different sets (two weddings, two dental threads). Measured and not kept: time
+boosting only pairs that share a key or are near by vector (unchanged, or dev 47 -> 45 of 53 when
+only a key counts); the stop list's words out of the first pass too (mixed coverage 0.790 / 0.767
+-> 0.748 / 0.742). Every weight one step either way (18 settings) moved mixed coverage within
+0.758-0.796 while the dev halves lost up to 5 topics: no weight was moved.
 """
 
 from __future__ import annotations
@@ -193,6 +206,7 @@ class TopicWeights:
     entity: float = 0.2  # weight of a shared entity of full rarity
     words: float = 0.1  # weight of a shared content word (stemmed) of full rarity
     words_max_mentions: int = 20  # a word in more memories than this ties nothing (pairs: its square)
+    function_words: bool = True  # the first pass's words include spaCy's English stop list's
     entity_max_share: float = 0.2  # an entity mentioned by more of the graph than this ties nothing
     entity_max_mentions: int = 200  # nor one mentioned this often (pairs grow with its square)
     time: float = 0.27  # weight of two memories that happened at the same time
@@ -248,6 +262,14 @@ class TopicWeights:
     # Mixed 12-thread dev scopes (bench.topic_mixed, seeds 7 / 8): coverage 0.762 / 0.746 ->
     # 0.790 / 0.767, purity 0.938 / 0.932 -> 0.930 / 0.924; dev halves unchanged (47 of 53)
     leftover_agreement: float = 0.9
+    # ... where the words of spaCy's English stop list tie nothing (shared_keys.topic_words): what
+    # holds a leftover group together is its keys, and half of the groups this pass made had a
+    # member of another thread tied by 'first', 'three', 'about', 'one' or 'next' (mixed 12-thread
+    # dev scopes, seeds 7 / 8: 32 of 59 groups impure -> 24 of 51, every pure group kept; coverage
+    # 0.790 / 0.767 -> 0.788 / 0.769, purity 0.930 / 0.924 -> 0.932 / 0.926; dev halves unchanged).
+    # In the first pass they tie threads' own episodes too ('first loaf', 'first lesson'): without
+    # them there, mixed coverage 0.790 / 0.767 -> 0.748 / 0.742 and topics3 dev 12 -> 11 of 12
+    leftover_function_words: bool = False
 
 
 @dataclass(frozen=True)
@@ -314,7 +336,7 @@ def topic_similarities(
     shared, entity_holders = shared_pairs(
         signals.entities, signals.mentions, signals.scopes, nodes, w.entity_max_share, w.entity_max_mentions
     )
-    words = content_words(signals, nodes, w.owner) if w.words else {}
+    words = content_words(signals, nodes, w.owner, w.function_words) if w.words else {}
     worded, word_holders = shared_pairs(
         words, {}, signals.scopes, nodes, w.entity_max_share, w.words_max_mentions
     )
@@ -422,7 +444,7 @@ def topic_clusters(
         for a in near
         if a not in taken
     }
-    again = replace(w, agreement=w.leftover_agreement)
+    again = replace(w, agreement=w.leftover_agreement, function_words=w.leftover_function_words)
     return found + _topics(left, vectors, signals, again, min_size, max_size, keyed=True, processes=processes)
 
 

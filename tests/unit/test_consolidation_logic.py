@@ -492,3 +492,37 @@ def test_times_read_as_epoch_numbers_are_the_instants_the_driver_gives() -> None
         assert epoch_seconds(seconds, at.microsecond) == at.timestamp()
         assert utc_instant(seconds, at.microsecond) == at
     assert epoch_seconds(None, None) is None and utc_instant(None, None) is None
+
+
+def test_a_word_of_no_topic_ties_nothing_where_function_words_are_left_out() -> None:
+    from graphmem.consolidate.shared_keys import topic_words
+    from graphmem.consolidate.topics import TopicWeights, topic_clusters
+    from graphmem.store.consolidation import TopicSignals
+
+    texts = {
+        "k1": "User started a pottery course on Tuesday evenings.",
+        "k2": "Centering the clay on the pottery wheel is the hardest part.",
+        "k3": "Glazed two pottery bowls; the clay cracked in one.",
+        "t1": "Writing three pages every morning before checking my phone.",
+        "t2": "The physio gave me three sets of band exercises.",
+        "t3": "Bought a three-pack of mesh nodes for the landing.",
+        "n1": "User prefers window seats on trains.",
+        "n2": "User is allergic to latex.",
+    }
+    assert "three" not in topic_words(texts["t1"]) and "page" in topic_words(texts["t1"])
+    neighbours = {a: [(b, 0.2) for b in texts if b != a] for a in texts}
+    signals = TopicSignals(
+        occurred={m: 0.0 for m in texts},
+        entities={},
+        mentions={},
+        follows=[],
+        texts=texts,
+        scopes={m: "/user/a" for m in texts},
+    )
+    weights = TopicWeights(neighbours=0, words=0.5, floor=0.1, entity_max_share=0.4, leftover_agreement=0.0)
+    with_them = sorted(c.members for c in topic_clusters(neighbours, {}, signals, weights, 3))
+    assert ("t1", "t2", "t3") in with_them  # 'three' is as rare here as 'pottery'
+    without = replace(weights, function_words=False)
+    assert sorted(c.members for c in topic_clusters(neighbours, {}, signals, without, 3)) == [
+        ("k1", "k2", "k3")
+    ]
