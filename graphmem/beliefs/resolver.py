@@ -10,7 +10,7 @@ from datetime import datetime
 import numpy as np
 
 from graphmem.beliefs.change_cue import ChangeCue, Kept
-from graphmem.beliefs.judge import UNREAD_KEEPS, clauses_of, judge_in_time
+from graphmem.beliefs.judge import clauses_of, judge_in_time
 from graphmem.beliefs.pair_head import PairHead, shipped_head
 from graphmem.beliefs.plan import BeliefAction, BeliefPlan
 from graphmem.beliefs.relation import Candidate, RelationJudge, announces_named_change
@@ -143,7 +143,7 @@ class BeliefChecker:
                 actions.append(BeliefAction(memory_id=n.id, action="update", reason=verdict.reason))
                 continue
             kept.append(Kept(n.id, n.statement, n.cosine, n.occurred_at <= occurred_at, verdict.reason))
-            if verdict.reason in UNREAD_KEEPS:
+            if verdict.unread:
                 unread.append(n)
         learned = self.learned_replacement(unread, occurred_at, vector)
         if learned is not None:

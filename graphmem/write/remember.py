@@ -19,7 +19,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from graphmem.beliefs.gate import gate_of, may_conflict_pairs
-from graphmem.beliefs.judge import UNREAD_KEEPS, judge_in_time
+from graphmem.beliefs.judge import judge_in_time
 from graphmem.beliefs.refine import refines
 from graphmem.beliefs.resolver import LEARNED, BeliefChecker, Neighbour
 from graphmem.beliefs.restore import parse_docs
@@ -377,7 +377,7 @@ class RememberPipeline:
             )
             if verdict.conflict:
                 found.append(self._lost(a, b, verdict.reason, now))
-            elif verdict.reason in UNREAD_KEEPS:
+            elif verdict.unread:
                 late, early = (b_pos, a_pos) if b.occurred_at >= a.occurred_at else (a_pos, b_pos)
                 unread[late].append(early)
         for later, earlier_ones in unread.items():
