@@ -38,8 +38,8 @@ class PairHead:
         return model_name == self.model_name and dimension == self.dimension
 
     def update_probability(self, old: NDArray[np.floating], new: NDArray[np.floating]) -> NDArray[np.float64]:
-        """For each row of ``old`` (unit vectors, one per stored statement), the probability that
-        ``new`` (one unit vector) replaces it."""
+        """For each row of ``old`` (unit vectors, one per earlier statement), the probability that
+        ``new`` replaces it: one unit vector for every row, or a row of its own for each."""
         u = np.atleast_2d(np.asarray(old, dtype=np.float64))
         v = np.broadcast_to(np.asarray(new, dtype=np.float64), u.shape)
         logits = features(u, v) @ self.weights

@@ -171,10 +171,9 @@ class BeliefChecker:
         if not read:
             return None
         new = np.asarray(vector, dtype=np.float64)
-        scores = []
-        for n, stored in read:
-            old, later = (stored, new) if n.occurred_at <= occurred_at else (new, stored)
-            scores.append(float(self._head.update_probability(old, later)[0]))
+        pairs = [(stored, new) if n.occurred_at <= occurred_at else (new, stored) for n, stored in read]
+        earlier, later = (np.stack(side).astype(np.float64) for side in zip(*pairs, strict=True))
+        scores = self._head.update_probability(earlier, later).tolist()
         order = sorted(range(len(read)), key=lambda i: -scores[i])
         best = scores[order[0]]
         runner_up = scores[order[1]] if len(order) > 1 else 0.0

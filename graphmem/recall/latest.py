@@ -54,14 +54,16 @@ def _common_words(text: str) -> str:
     return " ".join(w for w in _WORD.findall(text) if not w[:1].isupper())
 
 
-def _shares(words: str, later: list[str], texts: Mapping[str, str], stats: TermStats) -> dict[str, float]:
-    """For each later memory, the share of the idf weight (``stats``: among the candidates) of
-    ``words`` it has."""
+def _shares(
+    words: str, later: list[str], terms: Mapping[str, frozenset[str]], stats: TermStats
+) -> dict[str, float]:
+    """For each later memory (``terms``: its analysed words), the share of the idf weight
+    (``stats``: among the candidates) of ``words`` it has."""
     weights = {t: stats.idf(t) for t in set(analyse(words))}
     total = sum(weights.values())
     if total <= 0:
         return {}
-    return {m: sum(w for t, w in weights.items() if t in set(analyse(texts[m]))) / total for m in later}
+    return {m: sum(w for t, w in weights.items() if t in terms[m]) / total for m in later}
 
 
 def _relation(whose: Whose | None) -> str:
@@ -72,18 +74,21 @@ def _follower(
     earlier: str,
     later: list[str],
     texts: Mapping[str, str],
+    terms: Mapping[str, frozenset[str]],
+    stated: Mapping[str, Whose | None],
     stats: TermStats,
     min_share: float,
 ) -> str | None:
     """The later memory that states most of what ``earlier`` states (then the latest: ``later``
-    comes oldest first), or None when none reaches ``min_share``."""
-    shares = _shares(_common_words(texts[earlier]), later, texts, stats)
+    comes oldest first), or None when none reaches ``min_share``. ``terms`` and ``stated`` hold each
+    memory's analysed words and whose fact it states, read once a recall."""
+    shares = _shares(_common_words(texts[earlier]), later, terms, stats)
     best: tuple[float, int] | None = None
     chosen = None
-    earlier_whose = stated_of(texts[earlier])
+    earlier_whose = stated[earlier]
     for rank, memory_id in enumerate(later):
         share = shares.get(memory_id, 0.0)
-        whose = stated_of(texts[memory_id])
+        whose = stated[memory_id]
         if share < min_share or other_subject(earlier_whose, whose):
             continue
         if _relation(earlier_whose) + _relation(whose) and whose != earlier_whose:
@@ -109,15 +114,18 @@ def later_first(
     adjusted = dict(scores)
     known = [m for m in scores if m in texts and m in occurred]
     by_time = sorted(known, key=lambda m: (occurred[m], m))
-    stats = TermStats.of(analyse(texts[m]) for m in known)
-    eligible = {m for m in known if m in related and not other_subject(asked, stated_of(texts[m]))}
+    analysed = {m: analyse(texts[m]) for m in known}
+    terms = {m: frozenset(words) for m, words in analysed.items()}
+    stated = {m: stated_of(texts[m]) for m in known}
+    stats = TermStats.of(analysed.values())
+    eligible = {m for m in known if m in related and not other_subject(asked, stated[m])}
     moved: set[str] = set()
     for _ in range(top):  # a chain of followers settles in at most one pass per link
         changed = False
         leaders = sorted(known, key=lambda m: (-adjusted[m], m))[:top]
         for earlier in leaders:
             later = [m for m in by_time if occurred[m] > occurred[earlier] and m in eligible]
-            follower = _follower(earlier, later, texts, stats, min_share) if later else None
+            follower = _follower(earlier, later, texts, terms, stated, stats, min_share) if later else None
             if follower is not None and adjusted[follower] <= adjusted[earlier]:
                 adjusted[follower] = adjusted[earlier] + _HAIR
                 moved.add(follower)

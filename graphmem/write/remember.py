@@ -382,6 +382,8 @@ class RememberPipeline:
                 unread[late].append(early)
         for later, earlier_ones in unread.items():
             new = fresh[later]
+            if new.lost_to is not None:
+                continue  # the judge found it replaced already: it replaces nothing itself
             candidates = [
                 Neighbour(
                     str(e),
@@ -396,7 +398,7 @@ class RememberPipeline:
                 if fresh[e].lost_to is None
             ]
             chosen = self._beliefs.learned_replacement(candidates, new.occurred_at, block[later])
-            if chosen is not None and new.lost_to is None:
+            if chosen is not None:
                 found.append(self._lost(fresh[int(chosen)], new, LEARNED, now))
         return found
 
