@@ -1,0 +1,69 @@
+"""C1: two agreed pairs that no topic took, joined when the four memories hold together as a topic.
+
+The consensus keeps a group whose members each agree with two others (the 2-core), so a pair the
+runs always put together, and nothing else, is dropped. A sparse thread often falls apart into
+such pairs: a sourdough starter's first loaf beside the starter ('sourdough', 'rye flour'), the
+better bake beside the jar given away ('baked'), each pair agreed by every run, while CPM, which
+counts every missing pair of a group against it, keeps the two apart where one of the four
+pairs across is absent. Two loose pairs are joined when at least ``min_cross`` of the four pairs
+across are edges and the six pairs of the four memories weigh, on average, at least ``density``
+(the CPM resolution: the density a topic needs). What is joined then goes through the peel, the
+split, the stray rule and the rule of a shared key as any group does.
+
+Session 29, on the dev halves of the five topic sets (bench/eval/topics*.json, offline as
+``bench.topic_subsets`` builds the signals) and on mixed 12-thread dev scopes
+(``bench.topic_mixed``, seeds 7 / 8): topics covered 54 -> 56 of 68 (the French course of
+topics, the shed build of topics2 or a dog's separation anxiety of topics5: each had only pairs),
+purity 0.943 -> 0.935 alone (a trio bought from three shops, 'Bought a racket / an amp / a saw',
+in topics4), 0.950 with the first pass's function words at half weight; mixed coverage 0.677 /
+0.671 -> 0.685 / 0.696. At densities of 0.75 to 2.5 times the resolution the dev halves never
+lost a topic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import igraph as ig
+
+
+def loose_pairs(agreement: ig.Graph, coreness: Sequence[int], core: int) -> list[tuple[int, int]]:
+    """The agreed pairs (edges of ``agreement``) outside every group: components of exactly two
+    among the memories below the ``core`` (whose ``coreness`` is under it), in node order."""
+    below = [v for v in range(agreement.vcount()) if 0 < coreness[v] < core]
+    components = agreement.induced_subgraph(below).connected_components()
+    pairs = [(below[c[0]], below[c[1]]) for c in components if len(c) == 2]
+    return sorted((min(a, b), max(a, b)) for a, b in pairs)
+
+
+def joined_pairs(
+    graph: ig.Graph, pairs: Sequence[tuple[int, int]], density: float, min_cross: int = 2
+) -> list[list[int]]:
+    """Groups of four made of two of ``pairs`` (node pairs of ``graph``, whose edges weigh a
+    pair's tie above the floor in ``weight``): at least ``min_cross`` of the four pairs across
+    are edges and the six pairs' mean weight reaches ``density``. The densest joins first; each
+    pair joins once."""
+    owner = {node: k for k, pair in enumerate(pairs) for node in pair}
+    weight = graph.es["weight"] if graph.ecount() else []
+
+    def tie(a: int, b: int) -> float:
+        edge = graph.get_eid(a, b, directed=False, error=False)
+        return float(weight[edge]) if edge >= 0 else 0.0
+
+    options: list[tuple[float, int, int]] = []
+    for k, (a, b) in enumerate(pairs):
+        near = {owner[v] for node in (a, b) for v in graph.neighbors(node) if owner.get(v, k) > k}
+        for j in sorted(near):
+            cross = [tie(x, y) for x in (a, b) for y in pairs[j]]
+            if sum(1 for c in cross if c > 0) < min_cross:
+                continue
+            total = tie(a, b) + tie(*pairs[j]) + sum(cross)
+            if total / 6 >= density:
+                options.append((total, k, j))
+    used: set[int] = set()
+    out: list[list[int]] = []
+    for _, k, j in sorted(options, key=lambda o: (-o[0], o[1], o[2])):
+        if k not in used and j not in used:
+            used.update((k, j))
+            out.append(sorted((*pairs[k], *pairs[j])))
+    return out
