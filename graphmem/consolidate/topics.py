@@ -216,7 +216,7 @@ from graphmem.consolidate.consensus import (
     votes,
 )
 from graphmem.consolidate.pair_joins import joined_pairs, loose_pairs
-from graphmem.consolidate.shared_keys import content_words, shared_pairs
+from graphmem.consolidate.shared_keys import content_words, function_words_of, shared_pairs
 from graphmem.consolidate.strays import without_strays
 from graphmem.store.consolidation import Neighbours, TopicSignals
 
@@ -437,8 +437,7 @@ def _shared_words(
     worded, holders = shared_pairs(plain, {}, signals.scopes, nodes, w.entity_max_share, w.words_max_mentions)
     if not w.function_words or not w.function_word_weight:
         return worded, holders
-    every = content_words(signals, nodes, w.owner, function_words=True)
-    function = {node: tuple(set(found) - set(plain.get(node, ()))) for node, found in every.items()}
+    function = function_words_of(signals, nodes, w.owner)
     tied, function_holders = shared_pairs(
         function, {}, signals.scopes, nodes, w.entity_max_share, w.words_max_mentions
     )

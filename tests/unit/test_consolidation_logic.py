@@ -569,3 +569,21 @@ def test_a_word_of_the_stop_list_ties_a_pair_at_a_share_of_a_content_words_weigh
     assert full[three] == full[pottery] > 0  # 'three' and 'pottery' are equally rare here
     assert half[pottery] == full[pottery]
     assert half[three] == 0.5 * full[three]
+
+
+def test_a_memorys_words_split_into_content_words_and_stop_list_words() -> None:
+    from graphmem.consolidate.shared_keys import content_words, function_words_of
+    from graphmem.store.consolidation import TopicSignals
+
+    texts = {"a": "User wrote three pages before her first lesson.", "b": "Her pages were about the lesson."}
+    signals = TopicSignals(
+        occurred={}, entities={}, mentions={}, follows=[], texts=texts, scopes={"a": "/u", "b": "/u"}
+    )
+    every = content_words(signals, list(texts), ("User",))
+    plain = content_words(signals, list(texts), ("User",), function_words=False)
+    function = function_words_of(signals, list(texts), ("User",))
+    for node in texts:
+        assert set(plain[node]) | set(function[node]) == set(every[node])
+        assert not set(plain[node]) & set(function[node])
+    words = {key.split("\x1f")[1] for key in function["a"]}
+    assert {"three", "her", "first"} <= words and "page" not in words and "user" not in words
