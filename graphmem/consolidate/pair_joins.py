@@ -19,7 +19,10 @@ anxiety of topics5: each had only pairs), purity 0.950 -> 0.952; mixed coverage 
 0.902 / 0.895 -> 0.892 / 0.886 / 0.885 / 0.899 / 0.895 (threads of one domain from different sets,
 two electric cars, two kitchens, are joined too; so is a stray now and then, and four noise
 memories once in 80 scopes). Joined at 0.75 to 1.25 times the resolution, the dev halves keep
-55-56 topics. Planted ARI 0.951 with and without (986 of 1,040 episodes clustered).
+55-56 topics. Planted ARI 0.951 with and without (986 of 1,040 episodes clustered). Measured and
+not kept: three pairs across as edges (dev 54, mixed 0.673 / 0.667), joins in the first pass only
+(55, 0.679 / 0.683) or in the leftover pass only (55, 0.681 / 0.677), a joined four absorbing a
+third pair as dense (56, 0.679 / 0.685).
 """
 
 from __future__ import annotations
