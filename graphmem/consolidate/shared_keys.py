@@ -81,6 +81,24 @@ def content_words(
     }
 
 
+def function_words_of(
+    signals: TopicSignals, nodes: Sequence[str], owner: Iterable[str] = ()
+) -> dict[str, tuple[str, ...]]:
+    """Each node's stemmed words of spaCy's English stop list that none of its content words
+    (``topic_words``) stems to, keyed by scope as ``content_words`` keys them, without the names of
+    the memories' owner: with ``content_words(..., function_words=False)`` the words
+    ``content_words(...)`` gives, split in two."""
+    left_out = {word for name in owner for word in analyse(name)}
+    out: dict[str, tuple[str, ...]] = {}
+    for node in nodes:
+        text = signals.texts.get(node)
+        if not text:
+            continue
+        words = set(analyse(text)).difference(topic_words(text), left_out)
+        out[node] = tuple(f"{signals.scopes.get(node, '')}\x1f{word}" for word in words)
+    return out
+
+
 @lru_cache(maxsize=ANALYSED_TEXTS)
 def topic_words(text: str) -> tuple[str, ...]:
     """The stemmed words of ``text`` that can tie a topic: not those of spaCy's English stop list

@@ -519,10 +519,71 @@ def test_a_word_of_no_topic_ties_nothing_where_function_words_are_left_out() -> 
         texts=texts,
         scopes={m: "/user/a" for m in texts},
     )
-    weights = TopicWeights(neighbours=0, words=0.5, floor=0.1, entity_max_share=0.4, leftover_agreement=0.0)
+    weights = TopicWeights(
+        neighbours=0,
+        words=0.5,
+        floor=0.1,
+        entity_max_share=0.4,
+        leftover_agreement=0.0,
+        function_word_weight=1.0,
+    )
     with_them = sorted(c.members for c in topic_clusters(neighbours, {}, signals, weights, 3))
     assert ("t1", "t2", "t3") in with_them  # 'three' is as rare here as 'pottery'
     without = replace(weights, function_words=False)
     assert sorted(c.members for c in topic_clusters(neighbours, {}, signals, without, 3)) == [
         ("k1", "k2", "k3")
     ]
+
+
+def test_a_word_of_the_stop_list_ties_a_pair_at_a_share_of_a_content_words_weight() -> None:
+    from graphmem.consolidate.topics import TopicWeights, topic_similarities
+    from graphmem.store.consolidation import TopicSignals
+
+    texts = {
+        "k1": "User started a pottery course on Tuesday evenings.",
+        "k2": "Glazed two pottery bowls; they cracked in the kiln.",
+        "t1": "Writing three pages every morning before checking my phone.",
+        "t2": "The physio gave me three sets of band exercises.",
+        **{f"n{i}": f"Filler memory number {i} about nothing in particular." for i in range(6)},
+    }
+    signals = TopicSignals(
+        occurred={m: 0.0 for m in texts},
+        entities={},
+        mentions={},
+        follows=[],
+        texts=texts,
+        scopes={m: "/user/a" for m in texts},
+    )
+    neighbours = {a: [(b, 0.2) for b in texts if b != a] for a in texts}
+
+    def word_ties(share: float) -> dict[frozenset[str], float]:
+        w = TopicWeights(neighbours=0, words=0.5, time=0.0, function_word_weight=share)
+        nodes, pairs = topic_similarities(neighbours, {}, signals, w)
+        return {
+            frozenset((nodes[a], nodes[b])): float(c)
+            for (a, b), c in zip(pairs.pairs.tolist(), pairs.content, strict=True)
+        }
+
+    full, half = word_ties(1.0), word_ties(0.5)
+    pottery, three = frozenset(("k1", "k2")), frozenset(("t1", "t2"))
+    assert full[three] == full[pottery] > 0  # 'three' and 'pottery' are equally rare here
+    assert half[pottery] == full[pottery]
+    assert half[three] == 0.5 * full[three]
+
+
+def test_a_memorys_words_split_into_content_words_and_stop_list_words() -> None:
+    from graphmem.consolidate.shared_keys import content_words, function_words_of
+    from graphmem.store.consolidation import TopicSignals
+
+    texts = {"a": "User wrote three pages before her first lesson.", "b": "Her pages were about the lesson."}
+    signals = TopicSignals(
+        occurred={}, entities={}, mentions={}, follows=[], texts=texts, scopes={"a": "/u", "b": "/u"}
+    )
+    every = content_words(signals, list(texts), ("User",))
+    plain = content_words(signals, list(texts), ("User",), function_words=False)
+    function = function_words_of(signals, list(texts), ("User",))
+    for node in texts:
+        assert set(plain[node]) | set(function[node]) == set(every[node])
+        assert not set(plain[node]) & set(function[node])
+    words = {key.split("\x1f")[1] for key in function["a"]}
+    assert {"three", "her", "first"} <= words and "page" not in words and "user" not in words
