@@ -66,8 +66,6 @@ class Verdict:
     # pair model may read it, held to a higher bar (BeliefSettings.pair_model_other_subject_min);
     # "Bob's sister moved to Oslo" is about someone else, whatever the model reads
     other_subject: bool = False
-    # kept because a statement (or a clause pair) reads as about the past, every other pair unread
-    past: bool = False
 
 
 # The reasons for keeping both that rest on nothing the statements say, only on what the judge
@@ -87,7 +85,6 @@ PAST_ACT = "an act told in the past"
 SEVERAL_VALUES = "a slot with several values"
 UNREAD_KEEPS = frozenset({DIFFERENT_SLOTS, ADDS_DETAIL, PAST_ACT, SEVERAL_VALUES})
 DIFFERENT_SUBJECTS = "different subjects"
-ABOUT_THE_PAST = "about the past"
 
 # a clause about "it" ("..., it's 18 November now"), after a joining word or none
 _IT = re.compile(r"^\W*(?:(?:so|and|but|now)\s+)?it(?:'s|\s)", re.IGNORECASE)
@@ -587,7 +584,7 @@ def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
     if whole_a.hedged or whole_b.hedged:
         return Verdict(False, "a plan or a guess, not a change")
     if whole_a.past_only or whole_b.past_only:
-        return Verdict(False, ABOUT_THE_PAST, past=True)
+        return Verdict(False, "about the past")
     if _says_again(whole_a, whole_b, cosine):
         return Verdict(False, "restates")  # whatever its clauses pair up as
     if _ends_as_a_whole(whole_a, whole_b, cosine):
@@ -598,8 +595,7 @@ def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
         return conflict
     unread = all(v.reason in UNREAD_KEEPS for v in verdicts)
     other_subject = not unread and all(v.reason in UNREAD_KEEPS or v.other_subject for v in verdicts)
-    past = not unread and all(v.reason in UNREAD_KEEPS | {ABOUT_THE_PAST} for v in verdicts)
-    return Verdict(False, verdicts[0].reason, unread=unread, other_subject=other_subject, past=past)
+    return Verdict(False, verdicts[0].reason, unread=unread, other_subject=other_subject)
 
 
 def judge_in_time(
@@ -629,7 +625,7 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
     if a.hedged or b.hedged:
         return Verdict(False, "a plan or a guess, not a change")
     if a.past_only or b.past_only:
-        return Verdict(False, ABOUT_THE_PAST)
+        return Verdict(False, "about the past")
     if a.negated != b.negated and cosine >= NEGATION_COSINE and (a.values & b.values or _denies(a, b)):
         return Verdict(True, "negation")  # "We don't use Kubernetes" / "We adopted Kubernetes"
     if a.negated != b.negated and _affirms_denied_act(a, b):

@@ -71,12 +71,10 @@ class BeliefSettings:
     pair_model_min: float = 0.5
     # ... and at least this much likelier than for any other such statement
     pair_model_margin: float = 0.15
-    # ... or this likely where the judge read two subjects ("Haruto's dermatologist took him off
-    # the steroid cream"; "Bob's sister moved to Oslo"); 1.0 or more: never
+    # ... or this likely where the judge read two subjects, neither someone of the other's
+    # ("Haruto's dermatologist took him off the steroid cream"; never "Bob's sister moved to Oslo":
+    # judge.Verdict.other_subject). Chosen on the dev halves (0.5 / 0.6 / 0.7 / 0.85); 1.0: never
     pair_model_other_subject_min: float = 0.6
-    # ... or this likely where the judge read one as about the past ("IT took my ThinkPad back and
-    # handed me a MacBook Pro yesterday"; "Bob used to live in Paris"); 1.0 or more: never
-    pair_model_past_min: float = 1.0
 
     def model_floor(self, verdict: Verdict) -> float | None:
         """How likely the pair model must read a replacement where the judge kept both statements
@@ -85,8 +83,6 @@ class BeliefSettings:
             return self.pair_model_min
         if verdict.other_subject and self.pair_model_other_subject_min < 1.0:
             return self.pair_model_other_subject_min
-        if verdict.past and self.pair_model_past_min < 1.0:
-            return self.pair_model_past_min
         return None
 
 
