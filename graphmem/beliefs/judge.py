@@ -29,7 +29,7 @@ from graphmem.beliefs.parse import (
     without_correction,
 )
 from graphmem.beliefs.reported import reported
-from graphmem.beliefs.statements import MULTI_VALUED, SINGLE_VALUED, Statement
+from graphmem.beliefs.statements import MULTI_VALUED, RELATION_NOUNS, SINGLE_VALUED, Statement
 from graphmem.stemming import stem
 
 # Cosine similarity above which two statements about one subject speak of the same slot, when
@@ -60,6 +60,12 @@ class Verdict:
     reason: str
     # kept for want of a reading in every clause pair (see UNREAD_KEEPS): the pair model may read it
     unread: bool = False
+    # kept because the subjects read as different, neither of them someone of the other's (a
+    # relative, a friend, a colleague, a pet: RELATION_NOUNS), every other clause pair unread: "My
+    # supervisor extended my thesis deadline", "Haruto's dermatologist took him off the cream". The
+    # pair model may read it, held to a higher bar (BeliefSettings.pair_model_other_subject_min);
+    # "Bob's sister moved to Oslo" is about someone else, whatever the model reads
+    other_subject: bool = False
 
 
 # The reasons for keeping both that rest on nothing the statements say, only on what the judge
@@ -78,6 +84,7 @@ ADDS_DETAIL = "adds detail"
 PAST_ACT = "an act told in the past"
 SEVERAL_VALUES = "a slot with several values"
 UNREAD_KEEPS = frozenset({DIFFERENT_SLOTS, ADDS_DETAIL, PAST_ACT, SEVERAL_VALUES})
+DIFFERENT_SUBJECTS = "different subjects"
 
 # a clause about "it" ("..., it's 18 November now"), after a joining word or none
 _IT = re.compile(r"^\W*(?:(?:so|and|but|now)\s+)?it(?:'s|\s)", re.IGNORECASE)
@@ -109,6 +116,15 @@ def clauses_of(statement: Statement) -> list[Clause]:
 def _possessed(subject: str) -> tuple[str, str] | None:
     owner, sep, noun = subject.partition("'s ")
     return (owner, noun) if sep else None
+
+
+def _of_someone(clause: Clause) -> bool:
+    """Whether the clause is said of someone's relative, friend, colleague or pet ("Bob's sister",
+    "my manager", "my sister's husband"), or has no subject the judge could read."""
+    possessed = _possessed(clause.subject or "")
+    if clause.subject is None:
+        return True
+    return possessed is not None and bool(possessed[1].split()) and possessed[1].split()[-1] in RELATION_NOUNS
 
 
 def _different_subjects(a: Clause, b: Clause, writer: str = "user") -> bool:
@@ -578,7 +594,8 @@ def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
     if conflict is not None:
         return conflict
     unread = all(v.reason in UNREAD_KEEPS for v in verdicts)
-    return Verdict(False, verdicts[0].reason, unread=unread)
+    other_subject = not unread and all(v.reason in UNREAD_KEEPS or v.other_subject for v in verdicts)
+    return Verdict(False, verdicts[0].reason, unread=unread, other_subject=other_subject)
 
 
 def judge_in_time(
@@ -602,7 +619,7 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
         return Verdict(True, "new value for the same key")
     writer = (new.speaker or old.speaker or "user").lower()
     if _different_subjects(a, b, writer):
-        return Verdict(False, "different subjects")
+        return Verdict(False, DIFFERENT_SUBJECTS, other_subject=not (_of_someone(a) or _of_someone(b)))
     if _points_back_vaguely(a) or _points_back_vaguely(b):
         return Verdict(False, "about what the context named")
     if a.hedged or b.hedged:

@@ -10,7 +10,7 @@ from datetime import datetime
 import numpy as np
 
 from graphmem.beliefs.change_cue import ChangeCue, Kept
-from graphmem.beliefs.judge import clauses_of, judge_in_time
+from graphmem.beliefs.judge import Verdict, clauses_of, judge_in_time
 from graphmem.beliefs.pair_head import PairHead, shipped_head
 from graphmem.beliefs.plan import BeliefAction, BeliefPlan
 from graphmem.beliefs.relation import Candidate, RelationJudge, announces_named_change
@@ -71,6 +71,19 @@ class BeliefSettings:
     pair_model_min: float = 0.5
     # ... and at least this much likelier than for any other such statement
     pair_model_margin: float = 0.15
+    # ... or this likely where the judge read two subjects, neither someone of the other's
+    # ("Haruto's dermatologist took him off the steroid cream"; never "Bob's sister moved to Oslo":
+    # judge.Verdict.other_subject). Chosen on the dev halves (0.5 / 0.6 / 0.7 / 0.85); 1.0: never
+    pair_model_other_subject_min: float = 0.6
+
+    def model_floor(self, verdict: Verdict) -> float | None:
+        """How likely the pair model must read a replacement where the judge kept both statements
+        with this verdict, or None where the judge's reason stands."""
+        if verdict.unread:
+            return self.pair_model_min
+        if verdict.other_subject and self.pair_model_other_subject_min < 1.0:
+            return self.pair_model_other_subject_min
+        return None
 
 
 def _prompt(text: str, occurred_at: datetime, neighbours: Sequence[Neighbour]) -> str:
@@ -134,7 +147,7 @@ class BeliefChecker:
         reads as news of a change, the earlier one it is clearly most like (beliefs/change_cue.py)."""
         actions = []
         kept: list[Kept] = []
-        unread: list[Neighbour] = []
+        unread: list[tuple[Neighbour, float]] = []
         for n in sorted(neighbours, key=lambda n: -n.cosine):
             if n.cosine < self._settings.fallback_min_cosine:
                 continue
@@ -143,8 +156,9 @@ class BeliefChecker:
                 actions.append(BeliefAction(memory_id=n.id, action="update", reason=verdict.reason))
                 continue
             kept.append(Kept(n.id, n.statement, n.cosine, n.occurred_at <= occurred_at, verdict.reason))
-            if verdict.unread:
-                unread.append(n)
+            floor = self._settings.model_floor(verdict)
+            if floor is not None:
+                unread.append((n, floor))
         learned = self.learned_replacement(unread, occurred_at, vector)
         if learned is not None:
             actions.append(BeliefAction(memory_id=learned, action="update", reason=LEARNED))
@@ -158,16 +172,26 @@ class BeliefChecker:
             actions.append(BeliefAction(memory_id=replaced, action="update", reason=reason))
         return BeliefPlan(actions=actions, insert_new=True)
 
+    def model_floor(self, verdict: Verdict) -> float | None:
+        """How likely the pair model must read a replacement where the judge kept both statements
+        with this verdict (None: the judge's reason stands)."""
+        return self._settings.model_floor(verdict) if self._head is not None else None
+
     def learned_replacement(
-        self, unread: Sequence[Neighbour], occurred_at: datetime, vector: Sequence[float] | None
+        self,
+        unread: Sequence[tuple[Neighbour, float]],
+        occurred_at: datetime,
+        vector: Sequence[float] | None,
     ) -> str | None:
-        """The one stored statement of ``unread`` (kept by the judge for want of a reading) that the
-        pair model reads the new statement (``vector``) as replacing: the likeliest, when it is
-        likely enough and clearly likelier than the next one (a model that reads several alike is
-        reading whom they are about, not one value replaced). The later of two replaces the earlier."""
+        """The one stored statement of ``unread`` (kept by the judge for want of a reading, each
+        with the probability the pair model must reach for it) that the pair model reads the new
+        statement (``vector``) as replacing: the likeliest, when it is likely enough and clearly
+        likelier than the next one (a model that reads several alike is reading whom they are
+        about, not one value replaced). The later of two replaces the earlier."""
         if self._head is None or vector is None:
             return None
-        read = [(n, n.vector) for n in unread if n.vector is not None]
+        floors = {n.id: floor for n, floor in unread}
+        read = [(n, n.vector) for n, _ in unread if n.vector is not None]
         if not read:
             return None
         new = np.asarray(vector, dtype=np.float64)
@@ -177,7 +201,7 @@ class BeliefChecker:
         order = sorted(range(len(read)), key=lambda i: -scores[i])
         best = scores[order[0]]
         runner_up = scores[order[1]] if len(order) > 1 else 0.0
-        if best < self._settings.pair_model_min or best - runner_up < self._settings.pair_model_margin:
+        if best < floors[read[order[0]][0].id] or best - runner_up < self._settings.pair_model_margin:
             return None
         return read[order[0]][0].id
 

@@ -369,7 +369,8 @@ class RememberPipeline:
         pairs = _judged_pairs(fresh, cosines >= self._beliefs.min_cosine)
         # their entities in one batch (the read-ahead parsed the texts without them)
         parse_docs(judged_bodies((fresh[a].statement, fresh[b].statement) for a, b in pairs))
-        unread: dict[int, list[int]] = defaultdict(list)  # later draft -> earlier ones kept unread
+        # later draft -> earlier ones kept unread, with the probability the pair model must reach
+        unread: dict[int, list[tuple[int, float]]] = defaultdict(list)
         for a_pos, b_pos in pairs:
             a, b = fresh[a_pos], fresh[b_pos]
             verdict = judge_in_time(
@@ -377,24 +378,27 @@ class RememberPipeline:
             )
             if verdict.conflict:
                 found.append(self._lost(a, b, verdict.reason, now))
-            elif verdict.unread:
+            elif (floor := self._beliefs.model_floor(verdict)) is not None:
                 late, early = (b_pos, a_pos) if b.occurred_at >= a.occurred_at else (a_pos, b_pos)
-                unread[late].append(early)
+                unread[late].append((early, floor))
         for later, earlier_ones in unread.items():
             new = fresh[later]
             if new.lost_to is not None:
                 continue  # the judge found it replaced already: it replaces nothing itself
             candidates = [
-                Neighbour(
-                    str(e),
-                    fresh[e].item.text,
-                    float(cosines[later, e]),
-                    fresh[e].occurred_at,
-                    1.0,
-                    fresh[e].statement,
-                    block[e],
+                (
+                    Neighbour(
+                        str(e),
+                        fresh[e].item.text,
+                        float(cosines[later, e]),
+                        fresh[e].occurred_at,
+                        1.0,
+                        fresh[e].statement,
+                        block[e],
+                    ),
+                    floor,
                 )
-                for e in earlier_ones
+                for e, floor in earlier_ones
                 if fresh[e].lost_to is None
             ]
             chosen = self._beliefs.learned_replacement(candidates, new.occurred_at, block[later])

@@ -61,3 +61,22 @@ def test_written_in_one_batch_the_same_news_replaces_the_same_fact(memory: Memor
     )
     assert memory.get(results[0].memory.id).status == "superseded"
     assert memory.get(results[1].memory.id).status == "active"
+
+
+def test_a_doctor_who_changes_the_medication_ends_the_old_one(memory: Memory, scope: str) -> None:
+    """The sentence's subject is the psychiatrist, but the news is Priya's: the judge reads two
+    subjects, and the pair model reads the change (someone who is not a relative or friend)."""
+    old = memory.remember("Priya takes sertraline for anxiety.", scope=scope, occurred_at=_day(0)).memory
+    memory.remember(
+        "Priya's psychiatrist took her off sertraline and started her on bupropion.",
+        scope=scope,
+        occurred_at=_day(60),
+    )
+    assert memory.get(old.id).status == "superseded"
+
+
+def test_a_relatives_news_leaves_the_users_own_fact(memory: Memory, scope: str) -> None:
+    """A sister leaving the user's employer is her news, whatever the pair model reads."""
+    kept = memory.remember("I work at Deloitte.", scope=scope, occurred_at=_day(0)).memory
+    memory.remember("My sister quit Deloitte and joined KPMG.", scope=scope, occurred_at=_day(30))
+    assert memory.get(kept.id).status == "active"

@@ -407,3 +407,24 @@ def test_a_thing_named_by_its_first_words_is_the_same_thing() -> None:
     assert judge(read_statement(old), read_statement(new), 0.75).conflict
     old, new = "The payroll job runs at 2am.", "We moved the payroll meeting to 3pm."
     assert not judge(read_statement(old), read_statement(new), 0.62).conflict
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "open_to_the_model"),
+    [
+        # someone outside the family acting on the person's own fact: the pair model may read it
+        ("Priya takes sertraline for anxiety.", "Priya's psychiatrist took her off sertraline.", True),
+        ("My thesis is due on 30 June.", "My supervisor moved my thesis deadline to August.", True),
+        # a relative's, a colleague's or a pet's own news: the judge's keep stands
+        ("I work at Deloitte.", "My sister quit Deloitte and joined KPMG.", False),
+        ("Lena lives in Graz.", "Lena's parents moved to Vienna.", False),
+        ("I'm a nurse at St Mary's.", "My colleague Femi became a nurse at St Mary's.", False),
+    ],
+)
+def test_two_subjects_are_open_to_the_pair_model_unless_one_is_someone_of_the_others(
+    old: str, new: str, open_to_the_model: bool
+) -> None:
+    verdict = judge(read_statement(old), read_statement(new), 0.6)
+    assert not verdict.conflict
+    assert verdict.reason == "different subjects"
+    assert verdict.other_subject is open_to_the_model
