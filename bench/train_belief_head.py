@@ -7,7 +7,12 @@ an evaluation set (bench/eval/), so every evaluation half stays held out. The ta
 all-MiniLM-L6-v2), the ones the write path has for every statement. L2-regularised logistic
 regression by Newton's method: the same data give the same weights.
 
-    python -m bench.train_belief_head [--l2 1.0] [--out graphmem/beliefs/pair_head.npz]
+    python -m bench.train_belief_head [--parts abc] [--l2 1.0] [--out graphmem/beliefs/pair_head.npz]
+
+The shipped head is parts a-c (5,250 pairs). Parts d (chat turns), e (what a user tells an
+assistant) and f (a team's facts) were written in sessions 28-29; heads fitted with them scored
+below it on the belief dev halves (sums 4.286 with a-d, 4.280 with a-f, against 4.312) and read
+"Nadia was laid off" as ending her birthday (bench/results/belief-eval-session29-dev-in-process.jsonl).
 """
 
 from __future__ import annotations
@@ -26,10 +31,12 @@ from graphmem.embedding.factory import create_embedder
 TRAIN = Path(__file__).parent / "train"
 
 
-def training_pairs(folder: Path = TRAIN) -> list[dict[str, str]]:
-    """Every training pair, files in name order."""
+def training_pairs(folder: Path = TRAIN, parts: str = "abc") -> list[dict[str, str]]:
+    """Every training pair of the given parts (the letter after ``belief_pairs_``), files in name order."""
     pairs = []
     for path in sorted(folder.glob("belief_pairs_*.jsonl")):
+        if path.name.removeprefix("belief_pairs_")[:1] not in parts:
+            continue
         pairs += [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     return pairs
 
@@ -62,10 +69,11 @@ def fit(x: NDArray[np.float64], y: NDArray[np.float64], l2: float) -> NDArray[np
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--parts", default="abc", help="which parts of bench/train/ to fit on (letters)")
     parser.add_argument("--l2", type=float, default=1.0)
     parser.add_argument("--out", type=Path, default=WEIGHTS)
     args = parser.parse_args()
-    pairs = training_pairs()
+    pairs = training_pairs(parts=args.parts)
     embedder = create_embedder("onnx")
     found = vectors(embedder, [p["old"] for p in pairs] + [p["new"] for p in pairs])
     old = np.stack([found[p["old"]] for p in pairs])
@@ -77,6 +85,7 @@ def main() -> None:
         "model_name": embedder.model_name,
         "dimension": embedder.dimension,
         "pairs": len(pairs),
+        "parts": args.parts,
         "l2": args.l2,
     }
     np.savez(args.out, weights=w, meta=np.asarray(json.dumps(meta)))
