@@ -1,4 +1,5 @@
-"""C1 joins two agreed pairs of one thread that no topic took: a French course told in two pairs."""
+"""C1 joins two agreed pairs of one thread that no topic took, where TopicWeights.pair_join asks
+(off by default): a French course told in two pairs."""
 
 from __future__ import annotations
 
@@ -82,7 +83,7 @@ def test_a_thread_told_in_two_agreed_pairs_becomes_one_topic(  # type: ignore[no
     loose = topics_of(apart, sleep_driver, "/user/pairs-apart", THREADS, {})
     assert not any(c["french"] for c in loose), loose  # what the join is for
 
-    memory = build(None)
+    memory = build(ConsolidationSettings(topics=replace(TopicWeights(), pair_join=1.0)))
     found = topics_of(memory, sleep_driver, "/user/pairs-joined", THREADS, {})
     french = [c for c in found if c["french"]]
     assert len(french) == 1 and french[0]["french"] >= 3, found
