@@ -129,6 +129,8 @@ class Pool:
     rows: dict[str, Row]
     # each candidate's episode context (recall/episode_context.py); candidates in no episode absent
     surroundings: dict[str, Surroundings] = field(default_factory=dict)
+    # each candidate's mean cosine to the other candidates (recall/hubs.py); empty when not read
+    centrality: dict[str, float] = field(default_factory=dict)
 
     def details(self, ids: Sequence[str]) -> Details:
         """What ``SearchStore.details(ids)`` reads, for ``ids`` within the pool: lineage and
@@ -365,9 +367,11 @@ def neighbourhood_of(
     row: Row,
     surroundings: dict[str, Surroundings] | None = None,
     held: Mapping[str, tuple[float, str]] | None = None,
+    centrality: dict[str, float] | None = None,
 ) -> tuple[list[Neighbour], Pool]:
-    """The neighbours, pool rows and episode contexts of an expansion's row (its columns
-    ``neighbours``, ``details`` and ``around``; ``surroundings`` instead of ``around`` when given).
+    """The neighbours, pool rows, episode contexts and centralities of an expansion's row (its
+    columns ``neighbours``, ``details``, ``around`` and ``centrality``; ``surroundings`` instead of
+    ``around`` and ``centrality`` instead of that column when given).
     With ``held`` (a cached recall's check), each neighbour's cosine to the query and text come
     from it (id -> both) and its ranking facts from its detail row."""
     details = {d["memory"]["id"]: d for d in row["details"]}
@@ -395,4 +399,10 @@ def neighbourhood_of(
             for r in row["around"]
         }
     )
-    return neighbours, Pool(details, surroundings)
+    if centrality is None:
+        centrality = {
+            str(r["id"]): 2.0 * float(r["to_others"]) / int(r["others"]) - 1.0  # (1 + cos) / 2 summed
+            for r in row.get("centrality") or []
+            if int(r["others"]) > 0
+        }
+    return neighbours, Pool(details, surroundings, centrality)
