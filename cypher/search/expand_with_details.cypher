@@ -1,4 +1,4 @@
-// A recall's second round trip: the graph neighbourhood of its seeds (episode, belief chain up to its current end, shared rare entities with how many memories mention the rarest shared one), filtered as expand_neighbourhood was, each neighbour with its cosine to the query embedding; then the records of the candidate pool $pool and of those neighbours (as recall_details reads them), each with its DERIVED_FROM sources and the memories it CONTRADICTS among them. Lineage is not spread here: it is handled after ranking. And the episode context of the candidates $context_of: for each, the memories next to it in its episode (NEXT, either way, at most $per_memory) with their cosines to the query, to the candidate and to each other (as vector.similarity.cosine, (1 + cos) / 2) and their texts (recall/episode_context.py). And how central each of the candidates $context_of is among them: the sum of its vector.similarity.cosine to each of the others, and how many others there are (recall/hubs.py).
+// A recall's second round trip: the graph neighbourhood of its seeds (episode, belief chain up to its current end, shared rare entities with how many memories mention the rarest shared one), filtered as expand_neighbourhood was, each neighbour with its cosine to the query embedding; then the records of the candidate pool $pool and of those neighbours (as recall_details reads them), each with its DERIVED_FROM sources and the memories it CONTRADICTS among them. Lineage is not spread here: it is handled after ranking. And the episode context of the candidates $context_of: for each, the memories next to it in its episode (NEXT, either way, at most $per_memory) with their cosines to the query, to the candidate and to each other (as vector.similarity.cosine, (1 + cos) / 2) and their texts (recall/episode_context.py). And the embeddings of the candidates $context_of, from which recall tells how central each is among them (recall/hubs.py; summing their cosines in Cypher took hundreds of milliseconds for a hundred candidates, reading the vectors a few).
 // mode: read
 CALL () {
   UNWIND $seeds AS seed
@@ -76,11 +76,6 @@ CALL () {
   MATCH (m:Memory {id: id})
   WHERE m.embedding IS NOT NULL
     AND ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
-  WITH collect(m) AS candidates
-  UNWIND candidates AS m
-  RETURN collect({id: m.id, others: size(candidates) - 1,
-           to_others: reduce(total = 0.0, o IN candidates |
-             total + CASE WHEN o = m THEN 0.0 ELSE vector.similarity.cosine(m.embedding, o.embedding) END)})
-         AS centrality
+  RETURN collect({id: m.id, embedding: m.embedding}) AS vectors
 }
-RETURN neighbours, details, around, centrality
+RETURN neighbours, details, around, vectors

@@ -26,7 +26,7 @@ import numpy as np
 from graphmem.store import scope_vectors
 from graphmem.store.executor import Row, Transaction
 from graphmem.store.scope_vectors import Checked, ScopeRows
-from graphmem.store.search import Candidate, Expansion, SearchFilter, Surroundings
+from graphmem.store.search import Candidate, Expansion, SearchFilter, Surroundings, centrality_of
 from graphmem.tenancy import current_allowed, within
 
 HITS_PER_RESULT = 2  # hits ranked per candidate asked for (the filters drop some)
@@ -349,9 +349,7 @@ class VectorCache:
             return None
         if len(ids) < 2:
             return {}
-        vectors = np.stack(held).astype(np.float64)
-        to_others = vectors @ vectors.sum(axis=0) - np.einsum("ij,ij->i", vectors, vectors)
-        return {m: float(total) / (len(ids) - 1) for m, total in zip(ids, to_others.tolist(), strict=True)}
+        return centrality_of(ids, np.stack(held).astype(np.float64))
 
     def held(self, opened: Opened, query: np.ndarray, ids: list[str]) -> dict[str, tuple[float, str]] | None:
         """The cosine to ``query`` and the text of each memory of ``ids``, from the cache; None when

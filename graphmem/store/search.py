@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any, TypeVar
 
+import numpy as np
+
 from graphmem.models import MemoryRecord
 from graphmem.store.executor import QueryExecutor, Row, Transaction
 from graphmem.store.fulltext import keyword_params
@@ -363,6 +365,15 @@ class Expansion:
         }
 
 
+def centrality_of(ids: Sequence[str], vectors: np.ndarray) -> dict[str, float]:
+    """Each memory's mean cosine to the others (``vectors``: their unit-length embeddings, one row
+    per id); empty when there are fewer than two."""
+    if len(ids) < 2:
+        return {}
+    to_others = vectors @ vectors.sum(axis=0) - np.einsum("ij,ij->i", vectors, vectors)
+    return {m: float(total) / (len(ids) - 1) for m, total in zip(ids, to_others.tolist(), strict=True)}
+
+
 def neighbourhood_of(
     row: Row,
     surroundings: dict[str, Surroundings] | None = None,
@@ -370,8 +381,8 @@ def neighbourhood_of(
     centrality: dict[str, float] | None = None,
 ) -> tuple[list[Neighbour], Pool]:
     """The neighbours, pool rows, episode contexts and centralities of an expansion's row (its
-    columns ``neighbours``, ``details``, ``around`` and ``centrality``; ``surroundings`` instead of
-    ``around`` and ``centrality`` instead of that column when given).
+    columns ``neighbours``, ``details``, ``around`` and ``vectors``, the candidates' embeddings;
+    ``surroundings`` instead of ``around`` and ``centrality`` instead of ``vectors`` when given).
     With ``held`` (a cached recall's check), each neighbour's cosine to the query and text come
     from it (id -> both) and its ranking facts from its detail row."""
     details = {d["memory"]["id"]: d for d in row["details"]}
@@ -400,9 +411,8 @@ def neighbourhood_of(
         }
     )
     if centrality is None:
-        centrality = {
-            str(r["id"]): 2.0 * float(r["to_others"]) / int(r["others"]) - 1.0  # (1 + cos) / 2 summed
-            for r in row.get("centrality") or []
-            if int(r["others"]) > 0
-        }
+        rows = row.get("vectors") or []
+        centrality = centrality_of(
+            [str(r["id"]) for r in rows], np.asarray([r["embedding"] for r in rows], dtype=np.float64)
+        )
     return neighbours, Pool(details, surroundings, centrality)
