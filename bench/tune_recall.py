@@ -1,10 +1,10 @@
 """Tuning the recall ranking on dev halves only: LoCoMo (plain input) and the user memories together.
 
 Loads the dev conversations of bench/eval/locomo_split.json (sent as most clients would: no source,
-no speaker metadata) and the dev users of bench/eval/user_memories.json into one fresh Neo4j, in
-process, then asks every question under each candidate ``RankWeights`` with ``reinforce=false`` and
-prints one JSON line per configuration: LoCoMo recall@10 and the users' hit@1 / hit@3. The test
-halves are never read here.
+no speaker metadata) and the dev users of the three user sets (bench/eval/user_memories*.json) into
+one fresh Neo4j, in process, then asks every question under each candidate ``RankWeights`` with
+``reinforce=false`` and prints one JSON line per configuration: LoCoMo recall@10 and the users'
+hit@1 / hit@3, all together and per set. The test halves are never read here.
 
     python -m bench.tune_recall [--every 2] [--grid keyword=0.2,0.4,0.7 context_share=0.7,0.85]
 """
@@ -28,7 +28,7 @@ from graphmem.memory import Memory
 from graphmem.models import MemoryInput, RecallQuery
 from graphmem.recall.search import RecallSettings
 
-USER_SETS = ("user_memories", "user_memories2")  # both sets' dev halves
+USER_SETS = ("user_memories", "user_memories2", "user_memories3")  # every set's dev half
 
 
 def load_locomo(memory: Memory) -> list[tuple[str, str, list[str]]]:
@@ -64,7 +64,7 @@ def load_locomo(memory: Memory) -> list[tuple[str, str, list[str]]]:
 
 
 def load_users(memory: Memory) -> list[tuple[str, str, set[str], str | None, dict[str, str], str]]:
-    """Write the dev users' facts of both user sets one at a time; returns (scope, question, gold
+    """Write the dev users' facts of every user set one at a time; returns (scope, question, gold
     ids, as_of, id map, set)."""
     asked = []
     for name, user in [(set_name, u) for set_name in USER_SETS for u in load_half("dev", set_name)]:
@@ -86,7 +86,7 @@ def evaluate(memory: Memory, conv: list[Any], users: list[Any]) -> dict[str, flo
         ranked = {r.metadata.get("dia_id") for r in found.results}
         recall10.append(len(set(gold) & ranked) / len(gold))
     hit1, hit3 = [], []
-    by_set: dict[str, list[float]] = {}
+    by_set: dict[str, list[tuple[float, float]]] = {}
     for scope, question, gold, as_of, fact_of, name in users:
         when = None if not as_of else datetime.fromisoformat(as_of).replace(hour=23, minute=59, tzinfo=UTC)
         found = memory.recall_query(
@@ -95,9 +95,13 @@ def evaluate(memory: Memory, conv: list[Any], users: list[Any]) -> dict[str, flo
         ranked = [fact_of.get(r.id, "") for r in found.results]
         hit1.append(float(bool(ranked) and ranked[0] in gold))
         hit3.append(float(bool(set(ranked[:3]) & gold)))
-        by_set.setdefault(name, []).append(hit1[-1])
+        by_set.setdefault(name, []).append((hit1[-1], hit3[-1]))
     mean = lambda v: round(sum(v) / max(1, len(v)), 4)  # noqa: E731
-    sets = {f"{name}_hit@1": mean(v) for name, v in by_set.items()}
+    sets = {
+        f"{name}_hit@{k}": mean([pair[i] for pair in v])
+        for name, v in by_set.items()
+        for i, k in enumerate((1, 3))
+    }
     return {"locomo_recall@10": mean(recall10), "users_hit@1": mean(hit1), "users_hit@3": mean(hit3), **sets}
 
 

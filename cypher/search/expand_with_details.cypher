@@ -1,4 +1,4 @@
-// A recall's second round trip: the graph neighbourhood of its seeds (episode, belief chain up to its current end, shared rare entities with how many memories mention the rarest shared one), filtered as expand_neighbourhood was, each neighbour with its cosine to the query embedding; then the records of the candidate pool $pool and of those neighbours (as recall_details reads them), each with its DERIVED_FROM sources and the memories it CONTRADICTS among them. Lineage is not spread here: it is handled after ranking. And the episode context of the candidates $context_of: for each, the memories next to it in its episode (NEXT, either way, at most $per_memory) with their cosines to the query, to the candidate and to each other (as vector.similarity.cosine, (1 + cos) / 2) and their texts (recall/episode_context.py).
+// A recall's second round trip: the graph neighbourhood of its seeds (episode, belief chain up to its current end, shared rare entities with how many memories mention the rarest shared one), filtered as expand_neighbourhood was, each neighbour with its cosine to the query embedding; then the records of the candidate pool $pool and of those neighbours (as recall_details reads them), each with its DERIVED_FROM sources and the memories it CONTRADICTS among them. Lineage is not spread here: it is handled after ranking. And the episode context of the candidates $context_of: for each, the memories next to it in its episode (NEXT, either way, at most $per_memory) with their cosines to the query, to the candidate and to each other (as vector.similarity.cosine, (1 + cos) / 2) and their texts (recall/episode_context.py). And the embeddings of the candidates $context_of, from which recall tells how central each is among them (recall/hubs.py; summing their cosines in Cypher took hundreds of milliseconds for a hundred candidates, reading the vectors a few).
 // mode: read
 CALL () {
   UNWIND $seeds AS seed
@@ -71,4 +71,11 @@ CALL () {
            among: [a IN near | [b IN near | vector.similarity.cosine(a.embedding, b.embedding)]],
            texts: [n IN near | n.text]}) AS around
 }
-RETURN neighbours, details, around
+CALL () {
+  UNWIND $context_of AS id
+  MATCH (m:Memory {id: id})
+  WHERE m.embedding IS NOT NULL
+    AND ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
+  RETURN collect({id: m.id, embedding: m.embedding}) AS vectors
+}
+RETURN neighbours, details, around, vectors

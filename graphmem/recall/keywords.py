@@ -23,6 +23,12 @@ K1 = 1.2
 B = 0.75
 
 
+# The least telling weight a query's words are measured against: BM25's idf of a word that half
+# of the candidates have (ln 2). A query whose words nearly every candidate shares ("What does
+# Ahmet do for a living now?" in Ahmet's memory: only "ahmet" is left) has a tiny total weight, and
+# a share of it is noise: measured against this floor, it stays a small share instead of a whole.
+LEAST_TELLING = math.log(2.0)
+
 ANALYSED_TEXTS = 20_000  # memory texts recur across recalls of one scope: analysed once
 
 
@@ -86,7 +92,7 @@ def keyword_shares(
         sum(length for _, length in among) / len(among) if among else 0.0,
     )
     weights = {t: stats.idf(t) for t in terms}
-    total = sum(weights.values()) * (K1 + 1)
+    total = max(sum(weights.values()), LEAST_TELLING if weights else 0.0) * (K1 + 1)
     if total <= 0:
         return {m: 0.0 for m in texts}
     shares = {}

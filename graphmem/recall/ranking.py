@@ -61,6 +61,12 @@ class RankWeights:
     # / 0.760 (before 'a living' and the dated reading), then 0.1 / 0.15 / 0.2 / 0.25 -> 0.843 /
     # 0.850 / 0.850 / 0.843 and 0.760 / 0.800 / 0.800 / 0.800 (hit@3 0.945 at 0.25, else 0.953).
     follower_share: float = 0.2
+    # A candidate's cosine moves by this much of how much more central among the candidates it is
+    # than their mean (recall/hubs.py); 0 turns it off. Dev halves in process (users / users2 /
+    # users3 hit@1, hit@3 over all three, LoCoMo recall@10 on every 2nd question): 0 -> 0.850 /
+    # 0.787 / 0.772, 0.905, 0.6912; 0.5 -> 0.898 / 0.800 / 0.772, 0.905, 0.6927; 0.8 -> 0.913 /
+    # 0.813 / 0.772, 0.902, 0.6886 (LoCoMo drops).
+    hub: float = 0.5
 
     def __post_init__(self) -> None:
         if 2 * self.dynamics_cap + self.entity_bonus >= CLEAR_MARGIN:

@@ -30,6 +30,7 @@ from graphmem.models import MemoryRecord, Recalled, RecallQuery, RecallResult
 from graphmem.recall.budget import tight_budget
 from graphmem.recall.dated import without_dates
 from graphmem.recall.evidence import Found, Hit, Plan, evidence_of, in_context
+from graphmem.recall.hubs import centred
 from graphmem.recall.keywords import keyword_shares
 from graphmem.recall.latest import asks_how_things_stand, later_first
 from graphmem.recall.lineage import LINEAGE_POOL, evidence_first, vouched
@@ -268,6 +269,8 @@ class Recaller:
             # Each candidate read in its episode context (it came in the same round trip, so it
             # weighs in after the seeds are chosen: on dev LoCoMo 0.6966 vs 0.6972 before them).
             evidence = in_context(query.query, evidence, pool_texts, pool_rows.surroundings)
+            # ... and measured from the candidates' centre, so a hub near all of them says less.
+            evidence = centred(evidence, pool_rows.centrality, s.ranking.hub)
             base = {m: relevance(e, s.ranking) for m, e in evidence.items()}
             for m, e in evidence.items():
                 if e.context > e.cosine:

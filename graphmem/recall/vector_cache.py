@@ -26,7 +26,7 @@ import numpy as np
 from graphmem.store import scope_vectors
 from graphmem.store.executor import Row, Transaction
 from graphmem.store.scope_vectors import Checked, ScopeRows
-from graphmem.store.search import Candidate, Expansion, SearchFilter, Surroundings
+from graphmem.store.search import Candidate, Expansion, SearchFilter, Surroundings, centrality_of
 from graphmem.tenancy import current_allowed, within
 
 HITS_PER_RESULT = 2  # hits ranked per candidate asked for (the filters drop some)
@@ -290,6 +290,7 @@ class VectorCache:
             context=lambda around: self.surroundings(opened, nearest.query, around),
             held=lambda ids: self.held(opened, nearest.query, ids),
             texts_of=lambda ids: self.texts(opened, ids),
+            centrality=lambda ids: self.centrality(opened, ids),
         )
         if checked.revisions != opened.revisions:
             return None
@@ -306,6 +307,7 @@ class VectorCache:
                 context=lambda around: None,
                 held=lambda ids: None,
                 texts_of=lambda ids: None,
+                centrality=lambda ids: None,
             )
             if rest.revisions != opened.revisions:
                 return None
@@ -336,6 +338,18 @@ class VectorCache:
                     texts=tuple(texts),
                 )
         return out
+
+    def centrality(self, opened: Opened, ids: list[str]) -> dict[str, float] | None:
+        """Each memory of ``ids``'s mean cosine to the others (recall/hubs.py), from the cache; None
+        when it does not hold one of them."""
+        with self._lock:
+            rows = [self._vector(opened.subtrees, m) for m in ids]
+        held = [r for r in rows if r is not None]
+        if len(held) < len(ids):
+            return None
+        if len(ids) < 2:
+            return {}
+        return centrality_of(ids, np.stack(held).astype(np.float64))
 
     def held(self, opened: Opened, query: np.ndarray, ids: list[str]) -> dict[str, tuple[float, str]] | None:
         """The cosine to ``query`` and the text of each memory of ``ids``, from the cache; None when

@@ -43,9 +43,34 @@ _GROUPS = {
     "sibling": frozenset({"brother", "sister"}),
     "parent": frozenset({"mother", "father", "mom", "dad", "mum"}),
     "grandchildren": frozenset({"grandson", "granddaughter", "grandchild"}),
-    "grandparent": frozenset({"grandma", "grandpa", "grandmother", "grandfather"}),
+    "grandparent": frozenset(
+        {"grandma", "grandpa", "grandmother", "grandfather", "nan", "nana", "nanna", "gran", "granny"}
+        | {"grandad", "granddad", "grandmom"}
+    ),
 }
-_RELATIVES = RELATION_NOUNS | {"sibling", "siblings", "grandparent", "grandparents"}
+# The belief check's relation nouns, and the kin it does not name: a group noun, the family beyond
+# parents, children and siblings, and the familiar names of grandparents ("Aroha's nan lives in
+# Rotorua" is the grandmother's fact, not Aroha's).
+_RELATIVES = RELATION_NOUNS | {
+    "sibling",
+    "siblings",
+    "grandparent",
+    "grandparents",
+    "niece",
+    "nephew",
+    "stepmother",
+    "stepfather",
+    "stepson",
+    "stepdaughter",
+    "nan",
+    "nana",
+    "nanna",
+    "gran",
+    "granny",
+    "grandad",
+    "granddad",
+    "grandmom",
+}
 _NOTE = re.compile(r"^\s*(?:[A-Za-z]+\s*:\s*)?")
 _NAME = re.compile(r"\b[A-Z][\w\u00C0-\u024F-]+")
 _QUESTION_WORDS = frozenset(

@@ -156,17 +156,20 @@ def checked(
     context: Callable[[dict[str, list[str]]], dict[str, Surroundings] | None],
     held: Callable[[list[str]], dict[str, tuple[float, str]] | None],
     texts_of: Callable[[list[str]], dict[str, str] | None],
+    centrality: Callable[[list[str]], dict[str, float] | None],
 ) -> Checked:
     """Vector hits (id, cosine, text as the cache holds them; best first) kept where they pass
-    ``where`` (the first ``limit``), in one round trip with the neighbourhood of ``expansion``
-    (filtered by ``neighbours_where``) when one is given. The graph sends no text or embedding
-    the cache holds: a hit keeps the cached text its cosine came from; ``held`` gives each
-    neighbour's cosine to the query and text (None when the cache lacks one), and the episode
-    context of each memory comes as the ids of its neighbours (memory -> ids), which ``context``
-    turns into :class:`Surroundings` (None when it cannot), and the records of the pool come
-    without texts, which ``texts_of`` gives (None when the cache lacks one). Without any of them,
-    the expansion is not kept (recall reads it from the graph). The caller compares the revisions
-    read with the ones its cache is current with: all of this holds only when they are the same."""
+        ``where`` (the first ``limit``), in one round trip with the neighbourhood of ``expansion``
+        (filtered by ``neighbours_where``) when one is given. The graph sends no text or embedding
+        the cache holds: a hit keeps the cached text its cosine came from; ``held`` gives each
+        neighbour's cosine to the query and text (None when the cache lacks one), and the episode
+        context of each memory comes as the ids of its neighbours (memory -> ids), which ``context``
+        turns into :class:`Surroundings` (None when it cannot), and the records of the pool come
+        without texts, which ``texts_of`` gives (None when the cache lacks one), and ``centrality`` gives
+    how central each of the expansion's ``context_of`` is among them (None when it cannot). Without any
+    of them,
+        the expansion is not kept (recall reads it from the graph). The caller compares the revisions
+        read with the ones its cache is current with: all of this holds only when they are the same."""
     expand = expansion or Expansion((), (), (), 0)
     texts = {i: t for i, _, t in hits}
     rows = tx.run(
@@ -196,10 +199,12 @@ def checked(
     around = context({str(r["id"]): [str(n) for n in r["near"]] for r in row["around"]})
     known = held([str(r["id"]) for r in row["neighbours"]]) if around is not None else None
     texts_in_pool = texts_of(list(details)) if known is not None else None
-    if around is None or known is None or texts_in_pool is None:
+    central = centrality(list(expand.context_of)) if texts_in_pool is not None else None
+    if around is None or known is None or texts_in_pool is None or central is None:
         return Checked(vector, None, revisions)
     records = [{**d, "memory": {**d["memory"], "text": texts_in_pool[m]}} for m, d in details.items()]
-    return Checked(vector, neighbourhood_of({**row, "details": records}, around, known), revisions)
+    expanded = neighbourhood_of({**row, "details": records}, around, known, central)
+    return Checked(vector, expanded, revisions)
 
 
 def fulltext_candidates(rows: list[Row], similarity: Callable[[str], float]) -> list[Candidate]:

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any, TypeVar
 
+import numpy as np
+
 from graphmem.models import MemoryRecord
 from graphmem.store.executor import QueryExecutor, Row, Transaction
 from graphmem.store.fulltext import keyword_params
@@ -129,6 +131,8 @@ class Pool:
     rows: dict[str, Row]
     # each candidate's episode context (recall/episode_context.py); candidates in no episode absent
     surroundings: dict[str, Surroundings] = field(default_factory=dict)
+    # each candidate's mean cosine to the other candidates (recall/hubs.py); empty when not read
+    centrality: dict[str, float] = field(default_factory=dict)
 
     def details(self, ids: Sequence[str]) -> Details:
         """What ``SearchStore.details(ids)`` reads, for ``ids`` within the pool: lineage and
@@ -361,13 +365,24 @@ class Expansion:
         }
 
 
+def centrality_of(ids: Sequence[str], vectors: np.ndarray) -> dict[str, float]:
+    """Each memory's mean cosine to the others (``vectors``: their unit-length embeddings, one row
+    per id); empty when there are fewer than two."""
+    if len(ids) < 2:
+        return {}
+    to_others = vectors @ vectors.sum(axis=0) - np.einsum("ij,ij->i", vectors, vectors)
+    return {m: float(total) / (len(ids) - 1) for m, total in zip(ids, to_others.tolist(), strict=True)}
+
+
 def neighbourhood_of(
     row: Row,
     surroundings: dict[str, Surroundings] | None = None,
     held: Mapping[str, tuple[float, str]] | None = None,
+    centrality: dict[str, float] | None = None,
 ) -> tuple[list[Neighbour], Pool]:
-    """The neighbours, pool rows and episode contexts of an expansion's row (its columns
-    ``neighbours``, ``details`` and ``around``; ``surroundings`` instead of ``around`` when given).
+    """The neighbours, pool rows, episode contexts and centralities of an expansion's row (its
+    columns ``neighbours``, ``details``, ``around`` and ``vectors``, the candidates' embeddings;
+    ``surroundings`` instead of ``around`` and ``centrality`` instead of ``vectors`` when given).
     With ``held`` (a cached recall's check), each neighbour's cosine to the query and text come
     from it (id -> both) and its ranking facts from its detail row."""
     details = {d["memory"]["id"]: d for d in row["details"]}
@@ -395,4 +410,9 @@ def neighbourhood_of(
             for r in row["around"]
         }
     )
-    return neighbours, Pool(details, surroundings)
+    if centrality is None:
+        rows = row.get("vectors") or []
+        centrality = centrality_of(
+            [str(r["id"]) for r in rows], np.asarray([r["embedding"] for r in rows], dtype=np.float64)
+        )
+    return neighbours, Pool(details, surroundings, centrality)

@@ -26,6 +26,10 @@ from graphmem.recall.whose import asked_about, other_subject, stated_of
         ("Where do Leila's parents live?", "Leila's mother lives in Shiraz.", False),
         ("What do Omar's children do?", "Omar lives in Muscat.", True),
         ("What does Mei Lin's fiancé do?", "Mei Lin's boyfriend Wei is a photographer.", False),
+        # kin the belief check does not name: a grandmother by her familiar name, a niece
+        ("Where does Tane live now?", "Tane's nan lives in Gisborne.", True),
+        ("Where do Tane's grandparents live?", "Tane's nan lives in Gisborne.", False),
+        ("What does Irena do?", "Irena's niece Zofia studies law.", True),
         # asked who someone is, the owner's fact may be the answer, and a relative's
         ("Who is Omar's manager at the moment?", "Omar now reports to Eng. Rashid Al-Hinai.", False),
         ("Who does Omar report to?", "Omar's manager is Eng. Hamad Al-Busaidi.", False),

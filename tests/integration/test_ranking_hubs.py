@@ -1,0 +1,59 @@
+"""A memory that says little but its owner's name ("Nkechi lives in Enugu.") is near every
+question about her; the memory that answers comes first all the same, from the vector cache and
+from the graph alike (real Neo4j, real MiniLM: recall/hubs.py)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from graphmem.config import Settings
+from graphmem.connect import Neo4jTarget, open_memory
+from graphmem.embedding.base import Embedder
+from graphmem.memory import Memory
+from graphmem.models import RecallQuery
+
+pytestmark = pytest.mark.integration
+
+FACTS = [
+    "Nkechi lives in Enugu.",
+    "Nkechi's birthday is 2 May.",
+    "Nkechi teaches chemistry at a girls' secondary school.",
+    "Nkechi is allergic to shrimp.",
+    "Nkechi sings in the choir at her parish on Sundays.",
+    "Nkechi's husband Obinna runs a pharmacy.",
+    "Nkechi speaks Igbo, English and some French.",
+    "Nkechi has a tabby cat named Ose.",
+    "Nkechi takes a keke napep to school every morning.",
+    "Nkechi's mother lives in Onitsha.",
+    "Nkechi is saving for a master's degree in education.",
+    "Nkechi supports Rangers International.",
+    "Nkechi grows tomatoes and ugu in her backyard.",
+    "Nkechi reads crime novels before bed.",
+    "Nkechi's daughter Adaeze is learning to swim.",
+    "Nkechi has high blood pressure and takes amlodipine.",
+]
+ASKED = [
+    ("Does Nkechi have any animals at home?", "Nkechi has a tabby cat named Ose."),
+    ("Does Nkechi have a garden?", "Nkechi grows tomatoes and ugu in her backyard."),
+]
+
+
+def test_the_answer_outranks_a_memory_near_every_question_about_its_owner(
+    neo4j_target: Neo4jTarget, embedder: Embedder, memory: Memory, scope: str
+) -> None:
+    start = datetime(2024, 1, 1, 12, tzinfo=UTC)
+    ids = {
+        text: memory.remember(text, scope=scope, occurred_at=start + timedelta(days=7 * i)).memory.id
+        for i, text in enumerate(FACTS)
+    }
+    from_graph = open_memory(Settings(recall_vector_cache_rows=0), neo4j_target, embedder=embedder)
+    try:
+        for question, answer in ASKED:
+            ask = RecallQuery(query=question, scope=scope, limit=3, reinforce=False)
+            for recaller in (memory, from_graph.memory):
+                first = recaller.recall_query(ask).results[0]
+                assert first.id == ids[answer], (question, first.text)
+    finally:
+        from_graph.close()
