@@ -10,6 +10,7 @@ import neo4j
 from graphmem.consolidate.settings import ConsolidationSettings
 from graphmem.consolidate.topics import TopicWeights
 from tests.consolidation.conftest import cypher
+from tests.consolidation.test_topic_leftovers import THREADS as LEFTOVER_THREADS
 from tests.consolidation.threads import SOURCES, topics_of
 
 # four threads of the dev half of bench/eval/topics.json, as dated there
@@ -41,16 +42,7 @@ THREADS = {
         ("2025-04-23T14:14:00Z", "The group loved Piranesi; Eleanor said it was the best pick this year."),
         ("2025-05-28T19:25:00Z", "Book club is voting on whether to read one classic per quarter."),
     ],
-    "cat": [
-        ("2025-06-20T14:16:00Z", "Priya's cat Luna moved in with them; she's a nine-year-old tabby."),
-        ("2025-07-01T19:27:00Z", "Luna keeps scratching the new sofa; got a tall sisal scratching post."),
-        ("2025-07-29T11:38:00Z", "Luna was diagnosed with early kidney disease and needs a renal diet."),
-        (
-            "2025-09-01T16:49:00Z",
-            "Luna hates the renal food; the vet suggested warming it slightly, which worked.",
-        ),
-        ("2025-10-08T08:00:00Z", "Blood test shows Luna's kidney values are stable."),
-    ],
+    "cat": LEFTOVER_THREADS["cat"],  # the same thread as there
     "promotion": [
         (
             "2025-03-10T09:03:00Z",

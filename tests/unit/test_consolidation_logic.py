@@ -16,7 +16,7 @@ from graphmem.consolidate.merge import choose
 from graphmem.consolidate.settings import ConsolidationSettings
 from graphmem.llm.none import NoLLM
 from graphmem.llm.scripted import ScriptedLLM
-from graphmem.store.consolidation import MemberRow
+from graphmem.store.consolidation import MemberRow, TopicSignals
 
 
 def test_density_clusters_follow_dbscan_core_and_border_rules() -> None:
@@ -278,7 +278,6 @@ def test_topics_come_from_rare_shared_entities_not_from_common_ones_or_from_time
 
 def test_topics_come_from_rare_shared_words_when_no_entity_was_extracted() -> None:
     from graphmem.consolidate.topics import TopicWeights, topic_clusters
-    from graphmem.store.consolidation import TopicSignals
 
     texts = {
         "k1": "User started a pottery course on Tuesday evenings.",
@@ -292,14 +291,7 @@ def test_topics_come_from_rare_shared_words_when_no_entity_was_extracted() -> No
     }
     # no vector ties at all, nobody among anybody's nearest (k = 0): words alone, weighed up
     neighbours = {a: [(b, 0.2) for b in texts if b != a] for a in texts}
-    signals = TopicSignals(
-        occurred={m: 0.0 for m in texts},
-        entities={},
-        mentions={},
-        follows=[],
-        texts=texts,
-        scopes={m: "/user/a" for m in texts},
-    )
+    signals = _text_signals(texts)
     weights = TopicWeights(neighbours=0, words=0.5, floor=0.1, entity_max_share=0.4)
     found = sorted(c.members for c in topic_clusters(neighbours, {}, signals, weights, 3))
     assert found == [("k1", "k2", "k3"), ("r1", "r2", "r3")]  # 'user' is in too many to tie anything
@@ -385,7 +377,6 @@ def test_shared_ties_are_high_inside_a_group_and_low_across_a_lone_bridge() -> N
 
 def test_memories_phrased_alike_that_share_nothing_else_are_no_topic() -> None:
     from graphmem.consolidate.topics import TopicWeights, topic_clusters
-    from graphmem.store.consolidation import TopicSignals
 
     texts = {
         "p1": "User dislikes coriander.",
@@ -400,14 +391,7 @@ def test_memories_phrased_alike_that_share_nothing_else_are_no_topic() -> None:
         a: sorted(((b, 0.75 if a[0] == b[0] else 0.05) for b in texts if b != a), key=lambda p: -p[1])
         for a in texts
     }
-    signals = TopicSignals(
-        occurred={m: 0.0 for m in texts},
-        entities={},
-        mentions={},
-        follows=[],
-        texts=texts,
-        scopes={m: "/user/a" for m in texts},
-    )
+    signals = _text_signals(texts)
     found = [c.members for c in topic_clusters(neighbours, {}, signals, TopicWeights(), 3)]
     assert found == [("k1", "k2", "k3")]
     by_vectors = TopicWeights(specific=False)
@@ -497,7 +481,6 @@ def test_times_read_as_epoch_numbers_are_the_instants_the_driver_gives() -> None
 def test_a_word_of_no_topic_ties_nothing_where_function_words_are_left_out() -> None:
     from graphmem.consolidate.shared_keys import topic_words
     from graphmem.consolidate.topics import TopicWeights, topic_clusters
-    from graphmem.store.consolidation import TopicSignals
 
     texts = {
         "k1": "User started a pottery course on Tuesday evenings.",
@@ -511,14 +494,7 @@ def test_a_word_of_no_topic_ties_nothing_where_function_words_are_left_out() -> 
     }
     assert "three" not in topic_words(texts["t1"]) and "page" in topic_words(texts["t1"])
     neighbours = {a: [(b, 0.2) for b in texts if b != a] for a in texts}
-    signals = TopicSignals(
-        occurred={m: 0.0 for m in texts},
-        entities={},
-        mentions={},
-        follows=[],
-        texts=texts,
-        scopes={m: "/user/a" for m in texts},
-    )
+    signals = _text_signals(texts)
     weights = TopicWeights(
         neighbours=0,
         words=0.5,
@@ -537,7 +513,6 @@ def test_a_word_of_no_topic_ties_nothing_where_function_words_are_left_out() -> 
 
 def test_a_word_of_the_stop_list_ties_a_pair_at_a_share_of_a_content_words_weight() -> None:
     from graphmem.consolidate.topics import TopicWeights, topic_similarities
-    from graphmem.store.consolidation import TopicSignals
 
     texts = {
         "k1": "User started a pottery course on Tuesday evenings.",
@@ -546,14 +521,7 @@ def test_a_word_of_the_stop_list_ties_a_pair_at_a_share_of_a_content_words_weigh
         "t2": "The physio gave me three sets of band exercises.",
         **{f"n{i}": f"Filler memory number {i} about nothing in particular." for i in range(6)},
     }
-    signals = TopicSignals(
-        occurred={m: 0.0 for m in texts},
-        entities={},
-        mentions={},
-        follows=[],
-        texts=texts,
-        scopes={m: "/user/a" for m in texts},
-    )
+    signals = _text_signals(texts)
     neighbours = {a: [(b, 0.2) for b in texts if b != a] for a in texts}
 
     def word_ties(share: float) -> dict[frozenset[str], float]:
@@ -587,3 +555,15 @@ def test_a_memorys_words_split_into_content_words_and_stop_list_words() -> None:
         assert not set(plain[node]) & set(function[node])
     words = {key.split("\x1f")[1] for key in function["a"]}
     assert {"three", "her", "first"} <= words and "page" not in words and "user" not in words
+
+
+def _text_signals(texts: dict[str, str]) -> TopicSignals:
+    """Signals of memories known by their texts alone: one moment, one scope, no entity."""
+    return TopicSignals(
+        occurred={m: 0.0 for m in texts},
+        entities={},
+        mentions={},
+        follows=[],
+        texts=texts,
+        scopes={m: "/user/a" for m in texts},
+    )
