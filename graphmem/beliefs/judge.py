@@ -121,10 +121,11 @@ def _possessed(subject: str) -> tuple[str, str] | None:
 def _of_someone(clause: Clause) -> bool:
     """Whether the clause is said of someone's relative, friend, colleague or pet ("Bob's sister",
     "my manager", "my sister's husband"), or has no subject the judge could read."""
-    possessed = _possessed(clause.subject or "")
     if clause.subject is None:
         return True
-    return possessed is not None and bool(possessed[1].split()) and possessed[1].split()[-1] in RELATION_NOUNS
+    possessed = _possessed(clause.subject)
+    words = possessed[1].split() if possessed else []
+    return bool(words) and words[-1] in RELATION_NOUNS
 
 
 def _different_subjects(a: Clause, b: Clause, writer: str = "user") -> bool:

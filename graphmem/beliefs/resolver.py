@@ -190,20 +190,20 @@ class BeliefChecker:
         about, not one value replaced). The later of two replaces the earlier."""
         if self._head is None or vector is None:
             return None
-        floors = {n.id: floor for n, floor in unread}
-        read = [(n, n.vector) for n, _ in unread if n.vector is not None]
+        read = [(n, n.vector, floor) for n, floor in unread if n.vector is not None]
         if not read:
             return None
         new = np.asarray(vector, dtype=np.float64)
-        pairs = [(stored, new) if n.occurred_at <= occurred_at else (new, stored) for n, stored in read]
+        pairs = [(stored, new) if n.occurred_at <= occurred_at else (new, stored) for n, stored, _ in read]
         earlier, later = (np.stack(side).astype(np.float64) for side in zip(*pairs, strict=True))
         scores = self._head.update_probability(earlier, later).tolist()
         order = sorted(range(len(read)), key=lambda i: -scores[i])
         best = scores[order[0]]
         runner_up = scores[order[1]] if len(order) > 1 else 0.0
-        if best < floors[read[order[0]][0].id] or best - runner_up < self._settings.pair_model_margin:
+        likeliest, _, floor = read[order[0]]
+        if best < floor or best - runner_up < self._settings.pair_model_margin:
             return None
-        return read[order[0]][0].id
+        return likeliest.id
 
     def _one_value_a_clause(
         self, new: Statement, actions: list[BeliefAction], neighbours: Sequence[Neighbour]

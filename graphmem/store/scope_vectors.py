@@ -159,17 +159,17 @@ def checked(
     centrality: Callable[[list[str]], dict[str, float] | None],
 ) -> Checked:
     """Vector hits (id, cosine, text as the cache holds them; best first) kept where they pass
-        ``where`` (the first ``limit``), in one round trip with the neighbourhood of ``expansion``
-        (filtered by ``neighbours_where``) when one is given. The graph sends no text or embedding
-        the cache holds: a hit keeps the cached text its cosine came from; ``held`` gives each
-        neighbour's cosine to the query and text (None when the cache lacks one), and the episode
-        context of each memory comes as the ids of its neighbours (memory -> ids), which ``context``
-        turns into :class:`Surroundings` (None when it cannot), and the records of the pool come
-        without texts, which ``texts_of`` gives (None when the cache lacks one), and ``centrality`` gives
-    how central each of the expansion's ``context_of`` is among them (None when it cannot). Without any
-    of them,
-        the expansion is not kept (recall reads it from the graph). The caller compares the revisions
-        read with the ones its cache is current with: all of this holds only when they are the same."""
+    ``where`` (the first ``limit``), in one round trip with the neighbourhood of ``expansion``
+    (filtered by ``neighbours_where``) when one is given. The graph sends no text or embedding
+    the cache holds: a hit keeps the cached text its cosine came from; ``held`` gives each
+    neighbour's cosine to the query and text (None when the cache lacks one), and the episode
+    context of each memory comes as the ids of its neighbours (memory -> ids), which ``context``
+    turns into :class:`Surroundings` (None when it cannot), and the records of the pool come
+    without texts, which ``texts_of`` gives (None when the cache lacks one), and ``centrality``
+    gives how central each of the expansion's ``context_of`` is among them (None when it cannot).
+    Without any of them, the expansion is not kept (recall reads it from the graph). The caller
+    compares the revisions read with the ones its cache is current with: all of this holds only
+    when they are the same."""
     expand = expansion or Expansion((), (), (), 0)
     texts = {i: t for i, _, t in hits}
     rows = tx.run(
