@@ -194,6 +194,33 @@ dev topics: too near a cliff to move). Among the groups found on the mixed
 scopes, a trio's stray is as tied as a member by every measure tried (votes, overlap, key sharing,
 cosine spread: AUC 0.55-0.66), and 334 of the 393 pure trios are their thread's only cover, so no
 rule on trios was kept.
+
+Session 30 measured what the sets C1 covers worst share (``bench.topic_signals``, dev halves): the
+threads of topics4 and topics5 (written apart from this code) tie less by every signal. Mean cosine
+inside a thread 0.24-0.25 against 0.29-0.31 in the other sets, and 0.10 across threads against
+0.07-0.09; a rare content word shared by 27-29 % of a thread's pairs (37-53 %); an entity by 6-10 %
+(11-26 %); an episode's nearest memory is of its own thread for 63-70 % (80-91 %). topics5's threads
+are longer too (6-8 episodes, told over months: a car's MOT, the choice of an electric one, the
+charger, the range in the rain), so no pair of them is tied strongly enough for CPM, and what ties
+their episodes to other threads is the nearness bonus: two memories each other's nearest by vector
+at a cosine of 0.33-0.44 (a BI migration's inventory and a food bank's record week) weigh 0.8-1.0.
+Of the pairs among one side's 5 nearest, 48-66 % of the mutual ones are one thread, 19-23 % of the
+one-sided ones. Of the threads missed on mixed 12-thread dev scopes (seed 7), 86 had two episodes in
+another thread's topic and the rest in none, 38 none in any, 22 most in one topic with a stray, 11
+fell into fragments each mostly their own. Measured and not kept (offline on the five dev halves,
+54 of 68 topics, and mixed seeds 7 / 8, coverage 0.673 / 0.662, purity 0.895 / 0.889;
+bench/results/topic-sweeps-session30-topics11.jsonl): a shared word weighed by its rarity in
+English as well as in the scope (wordfreq's Zipf frequency, 'insurance' 4.8 against 'sourdough'
+2.9) tells a thread's word ties from the rest with AUC 0.82 against 0.69, but words weigh little
+beside the cosine and the nearness bonus: the same 54 topics, mixed seeds 7-11 coverage +0.002 and
+purity +0.004 on average, topics5 dev purity 0.877 -> 0.862, no gain worth a new dependency (with
+more weight on words, 53 or 49 of 68); less nearness bonus for one-sided pairs (52 of 68), or for
+pairs of low cosine tied by nothing else (44-48); the scope's mean vector removed (45-49); a lower
+resolution or agreement for the leftover pass (54, mixed within 0.005); agreed paths of three
+kept as topics (mixed coverage +0.02, purity -0.005 to -0.012, topics3 dev purity 1.0 -> 0.93);
+numbers as no topic's words (no change). Of 622 trios on those scopes 194 are impure (mostly two
+of one thread and a stray); the best measure of a stray, a member sharing no word rarer in English
+than Zipf 4, has AUC 0.69 and would drop 138 pure trios for 121 impure ones.
 """
 
 from __future__ import annotations
