@@ -96,12 +96,14 @@ def separated(
     rule: SplitRule,
 ) -> list[list[int]]:
     """``members`` split into their Leiden-modularity parts on ``graph`` when the split is clear,
-    the consensus never held it together and the parts are about different things: at least two
-    parts of ``rule.min_size``, a modularity of at least ``rule.modularity`` (0: never split), the
-    candidate pairs across the parts put together by fewer than ``rule.agreement`` of the runs on
-    average (``agreed``: the candidate pairs as edges, their share of runs as ``vote``), and a mean
-    cosine across the parts below ``rule.cosine`` (``rule.across``). A smaller part joins the large
-    part it is most tied to. Recursive while a part splits so again.
+    the consensus never held it together and the parts are about different things: a part of
+    ``rule.min_size`` and another of ``rule.least_part`` (0: ``rule.min_size``) at least, a
+    modularity of at least ``rule.modularity`` (0: never split), the candidate pairs across the
+    parts put together by fewer than ``rule.agreement`` of the runs on average (``agreed``: the
+    candidate pairs as edges, their share of runs as ``vote``), and a mean cosine across the parts
+    below ``rule.cosine`` (``rule.across``). A smaller part joins the large part it is most tied
+    to. Recursive while a part splits so again; a part below ``rule.min_size`` is returned too, for
+    the caller to leave out (two episodes of another thread beside a topic).
 
     Such a group is two topics chained together by the second view or by a few members: a person
     in two threads (a friend met at the running club and at the reading circle), a word two
@@ -109,14 +111,19 @@ def separated(
     not (a topic told in twenty paraphrases falls into runs of its three wordings), they are still
     about one thing by their vectors.
     """
-    if not rule.modularity or len(members) < 2 * rule.min_size:
+    least = rule.least_part or rule.min_size
+    if not rule.modularity or len(members) < rule.min_size + least:
         return [members]
     sub = graph.induced_subgraph(members)  # sub vertex k is members[k]
     with seeded(SPLIT_SEED):
         found = sub.community_leiden(objective_function="modularity", weights="weight", n_iterations=-1)
     label = list(found.membership)
-    large = sorted({c for c in label if label.count(c) >= rule.min_size})
-    if len(large) < 2 or sub.modularity(label, weights="weight") < rule.modularity:
+    large = sorted({c for c in label if label.count(c) >= least})
+    if (
+        len(large) < 2
+        or not any(label.count(c) >= rule.min_size for c in large)
+        or sub.modularity(label, weights="weight") < rule.modularity
+    ):
         return [members]
     tie = np.zeros((len(members), max(label) + 1))
     for (a, b), weight in zip(sub.get_edgelist(), sub.es["weight"], strict=True):
@@ -146,3 +153,4 @@ class SplitRule:
     agreement: float
     cosine: float
     across: Callable[[list[list[int]]], float]  # the mean cosine across parts (node lists)
+    least_part: int = 0  # a part this large splits off beside one of min_size (0: min_size)

@@ -302,8 +302,17 @@ class TopicWeights:
     specific_share: float = 0.5
     # a topic splits into its Leiden-modularity parts when two of them hold min_size members, the
     # split's modularity reaches this (0: never) and the runs mostly kept the parts apart
-    split_modularity: float = 0.15
+    split_modularity: float = 0.1
     split_cosine: float = 0.3  # ... and the parts' mean cosine across is below this
+    # ... or one part holds min_size and another this many (a pair of another thread, which the
+    # split leaves out; 0: min_size). Session 30: of the impure topics on mixed 12-thread dev
+    # scopes, 36 of 955 were a thread's three to five with another's two. With modularity 0.1 (0.15
+    # before; 0.1 alone moved nothing) the five dev halves keep their 54 of 68 topics, purity the
+    # same; mixed 12-thread dev scopes (bench.topic_mixed, seeds 7-11) coverage 0.673 / 0.662 / 0.665
+    # / 0.710 / 0.677 -> 0.675 / 0.669 / 0.669 / 0.710 / 0.687, purity 0.895 / 0.889 / 0.892 / 0.902
+    # / 0.895 -> 0.895 / 0.892 / 0.895 / 0.903 / 0.899, never lower; modularity 0.15 with it: 0.673
+    # / 0.665 (seeds 7 / 8)
+    split_least_part: int = 2
     # the names an agent calls the memories' owner by: as an entity or a word the owner ties no
     # topic ('User's favourite band is Elbow', 'User doesn't drink alcohol' and 'User's middle name
     # is Rose' share only their owner; where the agent writes 'I' in the threads, 'User' was rare
@@ -616,7 +625,8 @@ def _topics(
         loose = loose_pairs(agreement, coreness, w.core)
         groups += joined_pairs(graph, loose, w.pair_join * w.resolution)
     shared = graphs_above(n, pairs, overlap, [0.0])[0] if w.shared_peel else None
-    rule = SplitRule(w.split_modularity, min_size, w.agreement, w.split_cosine, cosine_across(nodes, vectors))
+    across = cosine_across(nodes, vectors)
+    rule = SplitRule(w.split_modularity, min_size, w.agreement, w.split_cosine, across, w.split_least_part)
     out: list[Cluster] = []
     for community in sorted(([*c] for c in groups), key=lambda c: (-len(c), min(c))):
         if len(community) < min_size:
