@@ -431,6 +431,35 @@ def test_two_threads_one_friend_joins_split_where_the_runs_kept_them_apart() -> 
     assert separated(graph, runs(0.2), everyone, rule(modularity=0.0)) == [everyone]  # off
 
 
+def test_two_episodes_of_another_thread_are_split_off_a_topic_and_left_out() -> None:
+    import igraph as ig
+
+    from graphmem.consolidate.consensus import SplitRule, separated
+
+    # a car thread (0-3), each tied within; two episodes of a dog thread (4, 5) tied to each other
+    # and, by one pair, to the car ('insured'). Every pair is a candidate with its share of runs.
+    car, dog = [0, 1, 2, 3], [4, 5]
+    within = [(a, b) for i, a in enumerate(car) for b in car[i + 1 :]] + [(4, 5)]
+    edges = [*within, (3, 4)]
+    graph = ig.Graph(n=6, edges=edges, edge_attrs={"weight": [0.5] * len(within) + [0.3]})
+    pairs = [(a, b) for a in range(6) for b in range(a + 1, 6)]
+
+    def runs(across_vote: float) -> ig.Graph:
+        vote = [1.0 if (a in car) == (b in car) else across_vote for a, b in pairs]
+        return ig.Graph(n=6, edges=pairs, edge_attrs={"vote": vote})
+
+    everyone = list(range(6))
+
+    def rule(least_part: int, cosine_across: float = 0.1) -> SplitRule:
+        return SplitRule(0.1, 3, 0.5, 0.3, lambda parts: cosine_across, least_part)
+
+    # the pair comes apart from the topic, for the caller to leave out (below min_size)
+    assert separated(graph, runs(0.2), everyone, rule(2)) == [car, dog]
+    assert separated(graph, runs(0.2), everyone, rule(0)) == [everyone]  # parts of min_size only
+    assert separated(graph, runs(0.8), everyone, rule(2)) == [everyone]  # the runs held them together
+    assert separated(graph, runs(0.2), everyone, rule(2, cosine_across=0.45)) == [everyone]  # one thing
+
+
 def test_a_key_many_memories_share_does_not_make_profile_facts_a_topic() -> None:
     from graphmem.consolidate.topics import TopicWeights, topic_clusters
     from graphmem.store.consolidation import TopicSignals
