@@ -26,10 +26,11 @@ from graphmem.beliefs.parse import (
     named_words,
     read_clause,
     sentence_count,
+    sentence_texts,
     without_correction,
 )
 from graphmem.beliefs.reported import reported
-from graphmem.beliefs.statements import MULTI_VALUED, RELATION_NOUNS, SINGLE_VALUED, Statement
+from graphmem.beliefs.statements import MULTI_VALUED, RELATION_NOUNS, SINGLE_VALUED, Statement, read_statement
 from graphmem.stemming import stem
 
 # Cosine similarity above which two statements about one subject speak of the same slot, when
@@ -66,6 +67,10 @@ class Verdict:
     # pair model may read it, held to a higher bar (BeliefSettings.pair_model_other_subject_min);
     # "Bob's sister moved to Oslo" is about someone else, whatever the model reads
     other_subject: bool = False
+    # kept for want of a reading where one statement has several sentences, none of them pairing
+    # with the other statement as a restatement or an addition, some unread
+    # (BeliefSettings.pair_model_sentences_min)
+    sentences: bool = False
 
 
 # The reasons for keeping both that rest on nothing the statements say, only on what the judge
@@ -85,6 +90,8 @@ PAST_ACT = "an act told in the past"
 SEVERAL_VALUES = "a slot with several values"
 UNREAD_KEEPS = frozenset({DIFFERENT_SLOTS, ADDS_DETAIL, PAST_ACT, SEVERAL_VALUES})
 DIFFERENT_SUBJECTS = "different subjects"
+# What one sentence of a statement of several says that keeps both, whatever the rest says
+SENTENCE_KEEPS = frozenset({"restates", "restates or narrows", "an addition", "two of a kind"})
 
 # a clause about "it" ("..., it's 18 November now"), after a joining word or none
 _IT = re.compile(r"^\W*(?:(?:so|and|but|now)\s+)?it(?:'s|\s)", re.IGNORECASE)
@@ -577,8 +584,48 @@ def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
         return Verdict(False, "same preference")
     if old.speaker and new.speaker and old.speaker != new.speaker:
         return Verdict(False, "different speakers")
-    if sentence_count(old.body) > 1 or sentence_count(new.body) > 1:
+    if sentence_count(old.body) > 1:  # conversation: a later remark is no news of it
         return Verdict(False, NOT_ATOMIC)
+    if sentence_count(new.body) > 1:
+        return _judge_sentences(old, new, cosine)
+    return _judge_sentence(old, new, cosine)
+
+
+def _subject_of(statement: Statement) -> str | None:
+    return read_clause(statement.body, statement.speaker).subject
+
+
+def _judge_sentences(old: Statement, new: Statement, cosine: float) -> Verdict:
+    """The verdict for a statement of one sentence and a later one of several, read sentence by
+    sentence: a sentence about the same subject in conflict with ``old`` is a conflict ("Got
+    promoted!! I'm a full accountant now, no more 'junior' in my title" against "I'm a junior
+    accountant"); one that restates or adds to it keeps both, whatever the rest says; a sentence
+    about the past, a plan, someone else or nothing to believe ("Big news!") says nothing of the
+    whole. Where the rest is unread, the pair model may read the whole (``Verdict.sentences``).
+    Chat runs the other way round: a sentence without a subject ("Thanks Nate!", "See you
+    later!") is no news of anything."""
+    verdicts = []
+    for text in sentence_texts(new.body):
+        sentence = read_statement(text, new.speaker)
+        if sentence_count(sentence.body) != 1:  # read alone, the parser may cut it again
+            verdicts.append(Verdict(False, NOT_ATOMIC))
+            continue
+        verdict = _judge_sentence(old, sentence, cosine)
+        if verdict.conflict and None in (_subject_of(old), _subject_of(sentence)):
+            verdict = Verdict(False, DIFFERENT_SLOTS)  # nothing said of anyone
+        verdicts.append(verdict)
+    conflict = next((v for v in verdicts if v.conflict), None)
+    if conflict is not None:
+        return conflict
+    kept = next((v for v in verdicts if v.reason in SENTENCE_KEEPS), None)
+    if kept is not None:
+        return kept
+    unread = any(v.unread or v.reason in UNREAD_KEEPS for v in verdicts)
+    return Verdict(False, NOT_ATOMIC, sentences=unread)
+
+
+def _judge_sentence(old: Statement, new: Statement, cosine: float) -> Verdict:
+    """:func:`judge` for two statements of one sentence each."""
     whole_a, whole_b = read_clause(old.body, old.speaker), read_clause(new.body, new.speaker)
     if not (whole_a.statement and whole_b.statement):
         return Verdict(False, "a request, a wish or thanks: no belief")
