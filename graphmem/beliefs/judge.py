@@ -67,10 +67,6 @@ class Verdict:
     # pair model may read it, held to a higher bar (BeliefSettings.pair_model_other_subject_min);
     # "Bob's sister moved to Oslo" is about someone else, whatever the model reads
     other_subject: bool = False
-    # kept for want of a reading where one statement has several sentences, none of them pairing
-    # with the other statement as a restatement or an addition, some unread
-    # (BeliefSettings.pair_model_sentences_min)
-    sentences: bool = False
 
 
 # The reasons for keeping both that rest on nothing the statements say, only on what the judge
@@ -591,37 +587,34 @@ def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
     return _judge_sentence(old, new, cosine)
 
 
-def _subject_of(statement: Statement) -> str | None:
-    return read_clause(statement.body, statement.speaker).subject
+def _of_anyone(statement: Statement) -> bool:
+    """Whether a clause of ``statement`` says something of someone or something ("Big day!",
+    "Thanks Nate!", "Lovely weather today." do not)."""
+    return any(clause.subject is not None for clause in clauses_of(statement))
 
 
 def _judge_sentences(old: Statement, new: Statement, cosine: float) -> Verdict:
     """The verdict for a statement of one sentence and a later one of several, read sentence by
-    sentence: a sentence about the same subject in conflict with ``old`` is a conflict ("Got
-    promoted!! I'm a full accountant now, no more 'junior' in my title" against "I'm a junior
-    accountant"); one that restates or adds to it keeps both, whatever the rest says; a sentence
-    about the past, a plan, someone else or nothing to believe ("Big news!") says nothing of the
-    whole. Where the rest is unread, the pair model may read the whole (``Verdict.sentences``).
-    Chat runs the other way round: a sentence without a subject ("Thanks Nate!", "See you
-    later!") is no news of anything."""
+    sentence: a sentence in conflict with ``old`` is a conflict ("Got promoted!! I'm a full
+    accountant now, no more 'junior' in my title" against "I'm a junior accountant"); one that
+    restates or adds to it keeps both, whatever the rest says. A sentence about the past, a plan
+    or someone else says nothing of the whole, nor does one that says nothing of anyone ("Big
+    news!", "Thanks Nate! See you later!"). The pair model is not asked about the whole: it reads
+    "Still in Leeds. The rent went up again though." as replacing "I live in Leeds" (p 0.93)."""
+    if not _of_anyone(old):
+        return Verdict(False, NOT_ATOMIC)
     verdicts = []
     for text in sentence_texts(new.body):
         sentence = read_statement(text, new.speaker)
-        if sentence_count(sentence.body) != 1:  # read alone, the parser may cut it again
-            verdicts.append(Verdict(False, NOT_ATOMIC))
-            continue
-        verdict = _judge_sentence(old, sentence, cosine)
-        if verdict.conflict and None in (_subject_of(old), _subject_of(sentence)):
-            verdict = Verdict(False, DIFFERENT_SLOTS)  # nothing said of anyone
-        verdicts.append(verdict)
+        if sentence_count(sentence.body) == 1 and _of_anyone(sentence):  # read alone, it may split
+            verdicts.append(_judge_sentence(old, sentence, cosine))
     conflict = next((v for v in verdicts if v.conflict), None)
     if conflict is not None:
         return conflict
     kept = next((v for v in verdicts if v.reason in SENTENCE_KEEPS), None)
     if kept is not None:
         return kept
-    unread = any(v.unread or v.reason in UNREAD_KEEPS for v in verdicts)
-    return Verdict(False, NOT_ATOMIC, sentences=unread)
+    return Verdict(False, NOT_ATOMIC)
 
 
 def _judge_sentence(old: Statement, new: Statement, cosine: float) -> Verdict:

@@ -75,8 +75,6 @@ class BeliefSettings:
     # ("Haruto's dermatologist took him off the steroid cream"; never "Bob's sister moved to Oslo":
     # judge.Verdict.other_subject). Chosen on the dev halves (0.5 / 0.6 / 0.7 / 0.85); 1.0: never
     pair_model_other_subject_min: float = 0.6
-    # ... or this likely where one statement has several sentences (judge.Verdict.sentences)
-    pair_model_sentences_min: float = 0.75
 
     def model_floor(self, verdict: Verdict) -> float | None:
         """How likely the pair model must read a replacement where the judge kept both statements
@@ -85,8 +83,6 @@ class BeliefSettings:
             return self.pair_model_min
         if verdict.other_subject and self.pair_model_other_subject_min < 1.0:
             return self.pair_model_other_subject_min
-        if verdict.sentences and self.pair_model_sentences_min < 1.0:
-            return self.pair_model_sentences_min
         return None
 
 
