@@ -26,10 +26,11 @@ from graphmem.beliefs.parse import (
     named_words,
     read_clause,
     sentence_count,
+    sentence_texts,
     without_correction,
 )
 from graphmem.beliefs.reported import reported
-from graphmem.beliefs.statements import MULTI_VALUED, RELATION_NOUNS, SINGLE_VALUED, Statement
+from graphmem.beliefs.statements import MULTI_VALUED, RELATION_NOUNS, SINGLE_VALUED, Statement, read_statement
 from graphmem.stemming import stem
 
 # Cosine similarity above which two statements about one subject speak of the same slot, when
@@ -85,6 +86,8 @@ PAST_ACT = "an act told in the past"
 SEVERAL_VALUES = "a slot with several values"
 UNREAD_KEEPS = frozenset({DIFFERENT_SLOTS, ADDS_DETAIL, PAST_ACT, SEVERAL_VALUES})
 DIFFERENT_SUBJECTS = "different subjects"
+# What one sentence of a statement of several says that keeps both, whatever the rest says
+SENTENCE_KEEPS = frozenset({"restates", "restates or narrows", "an addition", "two of a kind"})
 
 # a clause about "it" ("..., it's 18 November now"), after a joining word or none
 _IT = re.compile(r"^\W*(?:(?:so|and|but|now)\s+)?it(?:'s|\s)", re.IGNORECASE)
@@ -577,8 +580,45 @@ def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
         return Verdict(False, "same preference")
     if old.speaker and new.speaker and old.speaker != new.speaker:
         return Verdict(False, "different speakers")
-    if sentence_count(old.body) > 1 or sentence_count(new.body) > 1:
+    if sentence_count(old.body) > 1:  # conversation: a later remark is no news of it
         return Verdict(False, NOT_ATOMIC)
+    if sentence_count(new.body) > 1:
+        return _judge_sentences(old, new, cosine)
+    return _judge_sentence(old, new, cosine)
+
+
+def _of_anyone(statement: Statement) -> bool:
+    """Whether a clause of ``statement`` says something of someone or something ("Big day!",
+    "Thanks Nate!", "Lovely weather today." do not)."""
+    return any(clause.subject is not None for clause in clauses_of(statement))
+
+
+def _judge_sentences(old: Statement, new: Statement, cosine: float) -> Verdict:
+    """The verdict for a statement of one sentence and a later one of several, read sentence by
+    sentence: a sentence in conflict with ``old`` is a conflict ("Got promoted!! I'm a full
+    accountant now, no more 'junior' in my title" against "I'm a junior accountant"); one that
+    restates or adds to it keeps both, whatever the rest says. A sentence about the past, a plan
+    or someone else says nothing of the whole, nor does one that says nothing of anyone ("Big
+    news!", "Thanks Nate! See you later!"). The pair model is not asked about the whole: it reads
+    "Still in Leeds. The rent went up again though." as replacing "I live in Leeds" (p 0.93)."""
+    if not _of_anyone(old):
+        return Verdict(False, NOT_ATOMIC)
+    verdicts = []
+    for text in sentence_texts(new.body):
+        sentence = read_statement(text, new.speaker)
+        if sentence_count(sentence.body) == 1 and _of_anyone(sentence):  # read alone, it may split
+            verdicts.append(_judge_sentence(old, sentence, cosine))
+    conflict = next((v for v in verdicts if v.conflict), None)
+    if conflict is not None:
+        return conflict
+    kept = next((v for v in verdicts if v.reason in SENTENCE_KEEPS), None)
+    if kept is not None:
+        return kept
+    return Verdict(False, NOT_ATOMIC)
+
+
+def _judge_sentence(old: Statement, new: Statement, cosine: float) -> Verdict:
+    """:func:`judge` for two statements of one sentence each."""
     whole_a, whole_b = read_clause(old.body, old.speaker), read_clause(new.body, new.speaker)
     if not (whole_a.statement and whole_b.statement):
         return Verdict(False, "a request, a wish or thanks: no belief")

@@ -542,6 +542,12 @@ def sentence_count(text: str) -> int:
     return sum(1 for _ in parse_doc(text).sents)
 
 
+@lru_cache(maxsize=8192)  # a stored memory is judged again by every write that finds it similar
+def sentence_texts(text: str) -> tuple[str, ...]:
+    """The sentences of ``text`` as the parser finds them ("Dr. Singh" does not end one)."""
+    return tuple(s.text.strip() for s in parse_doc(text).sents if s.text.strip())
+
+
 # A sentence opened by a correction ("Scratch that, ...", "Change of plan: ...") says how things
 # are now, as "now" does; the rest of it is the statement.
 CORRECTION = re.compile(

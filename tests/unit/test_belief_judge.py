@@ -428,3 +428,35 @@ def test_two_subjects_are_open_to_the_pair_model_unless_one_is_someone_of_the_ot
     assert not verdict.conflict
     assert verdict.reason == "different subjects"
     assert verdict.other_subject is open_to_the_model
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I live in Leeds.", "Guess where I am writing from! We moved to York last week and I love it."),
+        ("Priya works at Infosys.", "Priya sent a card. She says hi! Priya works at Wipro now."),
+        (
+            "I'm a junior designer at a small studio.",
+            "Promotion came through!! I'm a senior designer now, no more junior in my title.",
+        ),
+    ],
+)
+def test_an_update_told_in_a_message_of_several_sentences_is_found(old: str, new: str) -> None:
+    assert judge(read_statement(old), read_statement(new), 0.5).conflict
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I live in Leeds.", "Still in Leeds. The rent went up again though."),
+        ("I live in Leeds.", "I live in Leeds. I also rent a little cabin in the Dales."),
+        ("I live in Leeds.", "We might move to York next year. Nothing is decided yet."),
+        ("I live in Leeds.", "I used to live in York. It was lovely."),
+        ("I drive a Golf.", "Lovely weather today. My sister drives a Polo now."),
+        ("I drive a Golf.", "Thanks Nate! See you later!"),
+        # conversation stored first: a later one-line remark is no news of it
+        ("Thanks Nate! See you later! I drive a Golf.", "I drive a Polo now."),
+    ],
+)
+def test_a_message_of_several_sentences_replaces_nothing_it_does_not_say(old: str, new: str) -> None:
+    assert not judge(read_statement(old), read_statement(new), 0.6).conflict
