@@ -160,3 +160,14 @@ def test_wanting_a_thing_is_a_preference_a_change_can_leave() -> None:
     # "wants reminders by email" is held now (wanting to do something is a plan)
     old = "User wants invoices by post."
     assert conflict(old, "User: send invoices by email instead of post from now on")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Our CI runs on Travis.", "We retired Travis in June; all builds run on GitHub Actions now."),
+        ("My laptop runs Windows.", "Ditched Windows at last, it is all Fedora now."),
+    ],
+)
+def test_the_writer_leaves_what_a_thing_of_theirs_held(old: str, new: str) -> None:
+    assert conflict(old, new)
