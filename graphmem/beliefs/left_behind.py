@@ -25,7 +25,7 @@ from graphmem.beliefs.parse import (
     sentence_count,
 )
 from graphmem.beliefs.restore import parse_doc, with_diary_subject
-from graphmem.beliefs.statements import FIRST_PERSON, STOPWORDS, Statement, lexicon
+from graphmem.beliefs.statements import FIRST_PERSON, RELATION_NOUNS, STOPWORDS, Statement, lexicon
 from graphmem.beliefs.subjects import word_form
 from graphmem.stemming import stem
 
@@ -87,7 +87,7 @@ _TRIGGER = re.compile(  # a start of three letters or fewer ("go", "die") only w
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
-# a statement about something of the writer's ("Our CI runs on Jenkins", "My team uses Jira")
+# a statement about something of the writer's ("Our CI runs on Jenkins", "My laptop runs Windows")
 _OURS = re.compile(r"^\W*(?:my|our)\b", re.IGNORECASE)
 _VALUE_POS = frozenset({"PROPN", "NOUN", "NUM", "X", "ADJ"})
 
@@ -308,14 +308,20 @@ def _subject_words(subject: str | None) -> frozenset[str]:
     return frozenset(stem(w) for w in _WORD.findall((subject or "").lower().replace("'s", " ")))
 
 
-def _left_by_its_holder(left: LeftBehind, old: Clause, writer: str, old_body: str = "") -> bool:
+def _a_thing_of_theirs(old: Statement) -> bool:
+    """Whether ``old`` is about something of the writer's that is no one ("Our CI runs on
+    Jenkins"; not "My brother lives in Lyon", whom the writer leaving Lyon leaves where he is)."""
+    return _OURS.match(old.body) is not None and not old.subject_words & RELATION_NOUNS
+
+
+def _left_by_its_holder(left: LeftBehind, old: Clause, writer: str, statement: Statement) -> bool:
     """Whether whoever ``left`` says left the value is who or what ``old`` is about."""
     if left.ended:
         return True  # "Helga retired" ends her being anyone's manager
     if old.thing:  # "The billing service's queue is RabbitMQ" / "Billing uses SQS instead of RabbitMQ"
         return left.by is None or bool(_subject_words(left.by) & _subject_words(old.subject))
     if left.by is None:  # the writer left it: what they say of themselves or of theirs ("our CI")
-        return old.subject in {None, writer, "we", "us"} or _OURS.match(old_body) is not None
+        return old.subject in {None, writer, "we", "us"} or _a_thing_of_theirs(statement)
     if old.subject is None or "'s" in old.subject:
         return old.subject == left.by
     return _subject_words(left.by) <= _subject_words(old.subject)
@@ -361,6 +367,6 @@ def leaves_its_value(old: Statement, new: Statement) -> bool:
         held = held or any(names_the_doer(word, values) for word in left.words)  # "left teaching"
         # the act the stored statement states: "retired from teaching" / "teaches chemistry"
         held = held or (whole.predicate is not None and stem(whole.predicate) in left.words)
-        if held and _left_by_its_holder(left, whole, writer, old.body):
+        if held and _left_by_its_holder(left, whole, writer, old):
             return True
     return False
