@@ -75,3 +75,6 @@ def test_the_graph_tells_how_central_each_candidate_is_without_sending_its_embed
     expected = centrality_of(ids, np.asarray(embedder.embed(texts), dtype=np.float64))
     assert pool.centrality == pytest.approx(expected, abs=1e-5)
     assert max(expected, key=expected.__getitem__) == ids[0]  # "Nkechi lives in Enugu.": says least else
+    for few in ((), ids[:1]):  # no centre to measure from
+        alone = Expansion(seeds=(), pool=few, context_of=few, max_entity_mentions=25)
+        assert store.read(lambda tx, e=alone: store.neighbourhood(tx, e, question, where))[1].centrality == {}
