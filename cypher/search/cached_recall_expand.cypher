@@ -1,4 +1,4 @@
-// The second round trip of a scoped recall that the in-process vector cache answers: the graph's revisions of the scopes asked for again (when one moved since the first round trip, recall asks the graph instead: what the cache supplies is then not known to be current); its cached vector hits $hits (id, cosine, rank) kept where they pass the candidates' filters (status in $statuses), in rank order (the first $limit), with their ranking facts where the pool's detail rows do not carry them (not their texts: the cache holds them); and in the same statement what expand_with_details reads for the seeds, pool and episode context that recall chose from its cached hits before sending (neighbours with status in $neighbour_statuses): recall uses that part only when the hits that passed lead to the same choice, else it sends expand_with_details. Neighbours come as ids (their ranking facts with their detail rows), and they, the detail rows and the episode context come without texts or embeddings: recall takes those memories' texts, and their cosines to the query and among themselves, from its cache.
+// The second round trip of a scoped recall that the in-process vector cache answers: the graph's revisions of the scopes asked for again (when one moved since the first round trip, recall asks the graph instead: what the cache supplies is then not known to be current); its cached vector hits $hits (id, cosine, rank) kept where they pass the candidates' filters (status in $statuses), in rank order (the first $limit), with their ranking facts where the pool's detail rows do not carry them (not their texts: the cache holds them); and in the same statement what expand_with_details reads for the seeds, pool and episode context that recall chose from its cached hits before sending (neighbours with status in $neighbour_statuses): recall uses that part only when the hits that passed lead to the same choice, else it sends expand_with_details. Neighbours come as ids (their ranking facts with their detail rows), and they, the detail rows and the episode context come without texts or embeddings: recall takes those memories' texts, and their cosines to the query and among themselves, from its cache. A detail row is a list, its values in the order store/scope_vectors.py DETAIL_COLUMNS names them (the names of a map cost the client about a third of decoding the rows).
 // mode: read
 CALL () {
   UNWIND $scopes AS s
@@ -68,17 +68,14 @@ CALL (neighbours) {
   WITH DISTINCT id, ids
   MATCH (m:Memory {id: id})
   WHERE ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
-  RETURN collect({
-           memory: m {.id, .layer, .scope, .importance, .confidence, .strength, .status, .source,
-                      .metadata_json, categories: coalesce(m.categories, []),
-                      access_count: coalesce(m.access_count, 0), pinned: coalesce(m.pinned, false)},
-           times: [t IN [m.created_at, m.occurred_at, m.last_accessed_at, m.updated_at] |
-                   CASE WHEN t IS NULL THEN null ELSE [t.epochSeconds, t.nanosecond, t.offsetSeconds] END],
-           extractive: coalesce(m.extractive, false),
-           spaced: coalesce(m.spaced_access_count, 0), priority: coalesce(m.priority, 0.0),
-           fade: coalesce(m.fade, 1.0), faded_at: m.consolidated_at.epochSeconds,
-           sources: [(m)-[:DERIVED_FROM]->(s:Memory) WHERE s.id IN ids | s.id],
-           contradicts: [(m)-[:CONTRADICTS]->(b:Memory) WHERE b.id IN ids | b.id]}) AS details
+  RETURN collect([m.id, m.layer, m.scope, m.importance, m.confidence, m.strength, m.status, m.source,
+           m.metadata_json, coalesce(m.categories, []), coalesce(m.access_count, 0), coalesce(m.pinned, false),
+           [t IN [m.created_at, m.occurred_at, m.last_accessed_at, m.updated_at] |
+            CASE WHEN t IS NULL THEN null ELSE [t.epochSeconds, t.nanosecond, t.offsetSeconds] END],
+           coalesce(m.extractive, false), coalesce(m.spaced_access_count, 0), coalesce(m.priority, 0.0),
+           coalesce(m.fade, 1.0), m.consolidated_at.epochSeconds,
+           [(m)-[:DERIVED_FROM]->(s:Memory) WHERE s.id IN ids | s.id],
+           [(m)-[:CONTRADICTS]->(b:Memory) WHERE b.id IN ids | b.id]]) AS details
 }
 CALL () {
   UNWIND $context_of AS id

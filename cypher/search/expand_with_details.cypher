@@ -1,4 +1,4 @@
-// A recall's second round trip: the graph neighbourhood of its seeds (episode, belief chain up to its current end, shared rare entities with how many memories mention the rarest shared one), filtered as expand_neighbourhood was, each neighbour with its cosine to the query embedding; then the records of the candidate pool $pool and of those neighbours (as recall_details reads them), each with its DERIVED_FROM sources and the memories it CONTRADICTS among them. Lineage is not spread here: it is handled after ranking. And the episode context of the candidates $context_of: for each, the memories next to it in its episode (NEXT, either way, at most $per_memory) with their cosines to the query, to the candidate and to each other (as vector.similarity.cosine, (1 + cos) / 2) and their texts (recall/episode_context.py). And the embeddings of the candidates $context_of, from which recall tells how central each is among them (recall/hubs.py; summing their cosines in Cypher took hundreds of milliseconds for a hundred candidates, reading the vectors a few).
+// A recall's second round trip: the graph neighbourhood of its seeds (episode, belief chain up to its current end, shared rare entities with how many memories mention the rarest shared one), filtered as expand_neighbourhood was, each neighbour with its cosine to the query embedding; then the records of the candidate pool $pool and of those neighbours (as recall_details reads them), each with its DERIVED_FROM sources and the memories it CONTRADICTS among them. Lineage is not spread here: it is handled after ranking. And the episode context of the candidates $context_of: for each, the memories next to it in its episode (NEXT, either way, at most $per_memory) with their cosines to the query, to the candidate and to each other (as vector.similarity.cosine, (1 + cos) / 2) and their texts (recall/episode_context.py). And how central each candidate of $context_of is among them (recall/hubs.py: its mean cosine to the others, which is its dot product with their sum less its own square): the sum of their embeddings, and each one's cosine to it and distance from the origin (as vector.similarity.cosine and vector.similarity.euclidean, 1 / (1 + d^2)), from which recall computes it (store/search.py centrality_from_sums; nothing to sum for fewer than two). Summing their pairwise cosines in Cypher took hundreds of milliseconds for a hundred candidates; sending their embeddings (about 35,000 floats) cost the client about 2 ms of CPU to decode, this about 1 ms more in Neo4j.
 // mode: read
 CALL () {
   UNWIND $seeds AS seed
@@ -76,6 +76,13 @@ CALL () {
   MATCH (m:Memory {id: id})
   WHERE m.embedding IS NOT NULL
     AND ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
-  RETURN collect({id: m.id, embedding: m.embedding}) AS vectors
+  WITH collect(m.id) AS ids, collect(m.embedding) AS vectors
+  WITH ids, vectors,
+       CASE WHEN size(vectors) > 1
+            THEN [i IN range(0, size(vectors[0]) - 1) | reduce(s = 0.0, v IN vectors | s + v[i])] END AS total
+  WITH ids, vectors, total, [x IN total | 0.0] AS origin
+  RETURN {ids: ids, to_total: [v IN vectors | vector.similarity.cosine(v, total)],
+          from_origin: [v IN vectors | vector.similarity.euclidean(v, origin)],
+          total_from_origin: vector.similarity.euclidean(total, origin)} AS centres
 }
-RETURN neighbours, details, around, vectors
+RETURN neighbours, details, around, centres

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -68,6 +69,45 @@ class Checked:
     vector: list[Candidate]
     expanded: tuple[list[Neighbour], Pool] | None
     revisions: dict[str, int]
+
+
+# The values of a detail row of search/cached_recall_expand, in order: the record's (as the
+# ``memory`` map of search/recall_details names them, without the text the cache holds), its times,
+# then what ranking and the pool read beside them.
+RECORD_COLUMNS = (
+    "id",
+    "layer",
+    "scope",
+    "importance",
+    "confidence",
+    "strength",
+    "status",
+    "source",
+    "metadata_json",
+    "categories",
+    "access_count",
+    "pinned",
+)
+DETAIL_COLUMNS = (
+    *RECORD_COLUMNS,
+    "times",
+    "extractive",
+    "spaced",
+    "priority",
+    "fade",
+    "faded_at",
+    "sources",
+    "contradicts",
+)
+_RECORD = len(RECORD_COLUMNS)
+
+
+def detail_row(values: list[Any]) -> Row:
+    """A detail row of search/cached_recall_expand (a list in :data:`DETAIL_COLUMNS` order) in
+    the shape search/recall_details returns: the record's values as ``memory``, the rest beside it."""
+    row: Row = dict(zip(DETAIL_COLUMNS[_RECORD:], values[_RECORD:], strict=True))
+    row["memory"] = dict(zip(RECORD_COLUMNS, values[:_RECORD], strict=True))
+    return row
 
 
 def _rows(
@@ -183,7 +223,7 @@ def checked(
     row = rows[0]
     revisions = {str(s): int(r) for s, r in row["revisions"]}
     # a hit of the pool comes as its id and cosine: its facts come with its detail row
-    details = {d["memory"]["id"]: d for d in row["details"]}
+    details = {str(d[0]): detail_row(d) for d in row["details"]}
     vector = [
         Candidate(
             str(h["id"]),
@@ -202,8 +242,9 @@ def checked(
     central = centrality(list(expand.context_of)) if texts_in_pool is not None else None
     if around is None or known is None or texts_in_pool is None or central is None:
         return Checked(vector, None, revisions)
-    records = [{**d, "memory": {**d["memory"], "text": texts_in_pool[m]}} for m, d in details.items()]
-    expanded = neighbourhood_of({**row, "details": records}, around, known, central)
+    for memory_id, d in details.items():  # rows of this call's own making: completed in place
+        d["memory"]["text"] = texts_in_pool[memory_id]
+    expanded = neighbourhood_of({**row, "details": list(details.values())}, around, known, central)
     return Checked(vector, expanded, revisions)
 
 

@@ -5,6 +5,7 @@ auto-commit reads (recall/search.py)."""
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
@@ -374,6 +375,31 @@ def centrality_of(ids: Sequence[str], vectors: np.ndarray) -> dict[str, float]:
     return {m: float(total) / (len(ids) - 1) for m, total in zip(ids, to_others.tolist(), strict=True)}
 
 
+def centrality_from_sums(
+    ids: Sequence[str],
+    to_total: Sequence[float | None],
+    from_origin: Sequence[float],
+    total_from_origin: float | None,
+) -> dict[str, float]:
+    """What :func:`centrality_of` gives, from what the graph computes of the embeddings instead
+    of the embeddings themselves (cypher/search/expand_with_details.cypher): each one's
+    ``vector.similarity.cosine`` to their sum (``to_total``; None for a zero vector) and
+    ``vector.similarity.euclidean`` from the origin (``from_origin``, 1 / (1 + |v|^2)), and the
+    sum's from the origin. A memory's dot product with the others is its dot product with the sum
+    less its own square; Neo4j computes the similarities in single precision, so the centralities
+    agree with :func:`centrality_of` to about 1e-7. Empty when there are fewer than two."""
+    if len(ids) < 2 or total_from_origin is None:
+        return {}
+    total_norm = math.sqrt(max(0.0, 1.0 / total_from_origin - 1.0))
+    out = {}
+    for memory_id, similarity, distance in zip(ids, to_total, from_origin, strict=True):
+        square = max(0.0, 1.0 / distance - 1.0)
+        cosine = 0.0 if similarity is None else cosine_from_index_score(similarity)
+        dot = cosine * math.sqrt(square) * total_norm
+        out[memory_id] = (dot - square) / (len(ids) - 1)
+    return out
+
+
 def neighbourhood_of(
     row: Row,
     surroundings: dict[str, Surroundings] | None = None,
@@ -381,8 +407,9 @@ def neighbourhood_of(
     centrality: dict[str, float] | None = None,
 ) -> tuple[list[Neighbour], Pool]:
     """The neighbours, pool rows, episode contexts and centralities of an expansion's row (its
-    columns ``neighbours``, ``details``, ``around`` and ``vectors``, the candidates' embeddings;
-    ``surroundings`` instead of ``around`` and ``centrality`` instead of ``vectors`` when given).
+    columns ``neighbours``, ``details``, ``around`` and ``centres``, what the graph computed of
+    the candidates' embeddings for :func:`centrality_from_sums`; ``surroundings`` instead of
+    ``around`` and ``centrality`` instead of ``centres`` when given).
     With ``held`` (a cached recall's check), each neighbour's cosine to the query and text come
     from it (id -> both) and its ranking facts from its detail row."""
     details = {d["memory"]["id"]: d for d in row["details"]}
@@ -411,8 +438,11 @@ def neighbourhood_of(
         }
     )
     if centrality is None:
-        rows = row.get("vectors") or []
-        centrality = centrality_of(
-            [str(r["id"]) for r in rows], np.asarray([r["embedding"] for r in rows], dtype=np.float64)
+        centres = row.get("centres") or {}
+        centrality = centrality_from_sums(
+            [str(i) for i in centres.get("ids") or []],
+            centres.get("to_total") or [],
+            centres.get("from_origin") or [],
+            centres.get("total_from_origin"),
         )
     return neighbours, Pool(details, surroundings, centrality)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import numpy as np
 import pytest
 
 from graphmem.config import Settings
@@ -13,6 +14,7 @@ from graphmem.connect import Neo4jTarget, open_memory
 from graphmem.embedding.base import Embedder
 from graphmem.memory import Memory
 from graphmem.models import RecallQuery
+from graphmem.store.search import Expansion, SearchFilter, SearchStore, centrality_of
 
 pytestmark = pytest.mark.integration
 
@@ -57,3 +59,22 @@ def test_the_answer_outranks_a_memory_near_every_question_about_its_owner(
                 assert first.id == ids[answer], (question, first.text)
     finally:
         from_graph.close()
+
+
+def test_the_graph_tells_how_central_each_candidate_is_without_sending_its_embedding(
+    embedder: Embedder, memory: Memory, scope: str
+) -> None:
+    texts = FACTS[:8]
+    ids = [memory.remember(text, scope=scope).memory.id for text in texts]
+    store = SearchStore(memory._executor)
+    expansion = Expansion(seeds=(), pool=tuple(ids), context_of=tuple(ids), max_entity_mentions=25)
+    where = SearchFilter(scopes=[(scope, scope + "/")], statuses=["active"], layers=None)
+    question = embedder.embed_one("Does Nkechi have any animals at home?").tolist()
+    _, pool = store.read(lambda tx: store.neighbourhood(tx, expansion, question, where))
+    # each one's mean cosine to the others, as the vector cache computes it from the embeddings
+    expected = centrality_of(ids, np.asarray(embedder.embed(texts), dtype=np.float64))
+    assert pool.centrality == pytest.approx(expected, abs=1e-5)
+    assert max(expected, key=expected.__getitem__) == ids[0]  # "Nkechi lives in Enugu.": says least else
+    for few in ((), ids[:1]):  # no centre to measure from
+        alone = Expansion(seeds=(), pool=few, context_of=few, max_entity_mentions=25)
+        assert store.read(lambda tx, e=alone: store.neighbourhood(tx, e, question, where))[1].centrality == {}

@@ -3,11 +3,13 @@ keywords (recall/keywords.py)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from graphmem.recall.hubs import centred
 from graphmem.recall.keywords import keyword_shares
 from graphmem.recall.ranking import Evidence
+from graphmem.store.search import centrality_from_sums, centrality_of
 
 
 def test_a_memory_near_all_the_others_loses_what_it_shares_with_them() -> None:
@@ -39,3 +41,26 @@ def test_a_query_whose_only_word_every_memory_shares_matches_none_of_them_much()
     assert max(shares.values()) < 0.5  # the name alone tells little of which memory answers
     telling = keyword_shares("Where does Ahmet swim?", texts)  # a telling word still counts
     assert telling["0"] > 2 * max(shares.values())
+
+
+def test_centrality_from_what_the_graph_sums_is_the_mean_cosine_to_the_others() -> None:
+    rng = np.random.default_rng(5)
+    vectors = rng.normal(size=(6, 16))
+    vectors[:4] /= np.linalg.norm(vectors[:4], axis=1, keepdims=True)  # unit, and two that are not
+    vectors[5] = 0.0  # a memory stored without a real embedding
+    ids = [f"m{i}" for i in range(6)]
+    total = vectors.sum(axis=0)
+    norms = np.linalg.norm(vectors, axis=1)
+    # what Neo4j's vector.similarity.cosine / .euclidean give: (1 + cos) / 2 (None for a zero
+    # vector), 1 / (1 + d^2)
+    to_total = [
+        None if n == 0 else float((1 + v @ total / (n * np.linalg.norm(total))) / 2)
+        for v, n in zip(vectors, norms, strict=True)
+    ]
+    from_origin = [float(1 / (1 + n * n)) for n in norms]
+    got = centrality_from_sums(ids, to_total, from_origin, float(1 / (1 + total @ total)))
+    expected = centrality_of(ids, vectors)
+    assert got == pytest.approx(expected, abs=1e-12)
+    assert got["m5"] == 0.0
+    assert centrality_from_sums(ids[:1], to_total[:1], from_origin[:1], from_origin[0]) == {}
+    assert centrality_from_sums([], [], [], None) == {}
