@@ -104,3 +104,12 @@ def test_a_memory_about_someone_else_loses_the_words_it_matches_with_the_penalty
     kept = relevance(brother, W) - about_someone_else(brother, W)
     assert kept == pytest.approx(0.7 - W.other_subject)
     assert about_someone_else(Evidence(cosine=0.7), W) == W.other_subject  # no words: the penalty alone
+
+
+def test_one_shared_word_does_not_make_an_unrelated_memory_an_answer() -> None:
+    # "Where does Samuel work now?": the answer shares no word; an unrelated memory shares "work"
+    answer = Evidence(cosine=0.6)
+    unrelated = Evidence(cosine=0.1, keyword=0.4)
+    related = Evidence(cosine=0.4, keyword=0.4)
+    assert relevance(answer, W) > relevance(unrelated, W)
+    assert relevance(related, W) == pytest.approx(0.4 + W.keyword * 0.4)  # related: every word counts
