@@ -16,6 +16,12 @@ follower must be related to the question on its own (relevance above ``LOW_SIMIL
 cosine below which nothing is really related): "The tea house makes 60,000 lira a month" says
 more of "Elif left Migros to run the kitchen at the tea house", and nothing of where Elif works.
 
+Things change, and a later statement is the likelier to still hold: asked how things stand now,
+the candidates related to the question lean toward the later ones, the latest gaining the most
+(a bounded lean, ``RankWeights.later_lean``). "How does Siobhán get around these days?" is answered
+by "Siobhán sold her Fiesta and cycles everywhere now", which the question's words and vector
+barely reach, and not by a fact of hers from before it.
+
 Whether a question asks how things stand is read from the words that place it at the time of
 asking ("now", "currently", "these days", "at the moment"...): a plain question ("What is the
 name of Amara's cat?") is not reordered, since a later memory on the same thing ("Amara's cat
@@ -133,3 +139,17 @@ def later_first(
         if not changed:
             break
     return adjusted, moved
+
+
+def leaning_later(
+    scores: Mapping[str, float], occurred: Mapping[str, float], related: Collection[str], weight: float
+) -> dict[str, float]:
+    """Scores where each ``related`` memory with a time gains ``weight`` times its place among them
+    in time (0 for the earliest, 1 for the latest; ties in time by id)."""
+    adjusted = dict(scores)
+    timed = sorted((m for m in scores if m in related and m in occurred), key=lambda m: (occurred[m], m))
+    if weight <= 0 or len(timed) < 2:
+        return adjusted
+    for place, memory_id in enumerate(timed):
+        adjusted[memory_id] += weight * place / (len(timed) - 1)
+    return adjusted

@@ -32,7 +32,7 @@ from graphmem.recall.dated import without_dates
 from graphmem.recall.evidence import Found, Hit, Plan, evidence_of, in_context
 from graphmem.recall.hubs import centred
 from graphmem.recall.keywords import keyword_shares
-from graphmem.recall.latest import asks_how_things_stand, later_first
+from graphmem.recall.latest import asks_how_things_stand, later_first, leaning_later
 from graphmem.recall.lineage import LINEAGE_POOL, evidence_first, vouched
 from graphmem.recall.lucene import lucene_query
 from graphmem.recall.query_vectors import QueryVectors
@@ -40,6 +40,7 @@ from graphmem.recall.ranking import (
     Evidence,
     Link,
     RankWeights,
+    about_someone_else,
     beliefs_in_order,
     dynamics_bonus,
     intent_bonus,
@@ -285,7 +286,8 @@ class Recaller:
             if asked is not None and s.ranking.other_subject:
                 for m, text in [*pool_texts.items(), *fresh.items()]:
                     if m in base and other_subject(asked, stated_of(text)):
-                        base[m] -= s.ranking.other_subject
+                        e = evidence.get(m) or Evidence(cosine=0.0, keyword=shares.get(m, 0.0))
+                        base[m] -= about_someone_else(e, s.ranking)
                         others.add(m)
                         reasons.setdefault(m, []).append("about someone else than asked")
             # Asked how things stand now, the later of two statements on one thing first.
@@ -460,6 +462,7 @@ class Recaller:
             occurred = {m: facts[m].occurred for m in scores}
             related = {m for m, r in base.items() if r >= LOW_SIMILARITY}
             scores, moved = later_first(scores, texts, occurred, asked, s.ranking.follower_share, related)
+            scores = leaning_later(scores, occurred, related, s.ranking.later_lean)
             for memory_id in sorted(moved):
                 reasons.setdefault(memory_id, []).append("said later of the same as a match")
         return [(m, scores[m], reasons.get(m, [])) for m in ordered(scores)]

@@ -32,6 +32,10 @@ _POSSESSED = re.compile(
     r"([a-z\u00E0-\u00FF]+)(?![\w\u00C0-\u024F])"
 )
 _WHO = re.compile(r"^\s*(?:who|whom)\b", re.IGNORECASE)
+# A question asking what someone is called ("What is Kenji's dog called?", "What is the name of
+# Amara's cat?", "What is Diego's dog's name?") asks for a name, which the owner's statement gives
+# as often as the one named ("Kenji has a shiba inu named Kuro").
+_NAME_ASKED = re.compile(r"\b(?:called|named|name|names)\b", re.IGNORECASE)
 _PARTNER = frozenset(
     {"partner", "husband", "wife", "spouse", "boyfriend", "girlfriend"}
     | {"fiance", "fiancé", "fiancee", "fiancée"}
@@ -114,7 +118,7 @@ def _relative(match: re.Match[str] | None) -> Whose | None:
 
 def asked_about(question: str) -> Whose | None:
     """Whose fact ``question`` asks for: someone's relative's, or a named person's own."""
-    who = _WHO.match(question) is not None
+    who = _WHO.match(question) is not None or _NAME_ASKED.search(question) is not None
     possessed = _relative(_POSSESSED.search(question))
     if possessed is not None:
         return Whose(possessed.owner, possessed.relation, who)

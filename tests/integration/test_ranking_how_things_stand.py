@@ -1,6 +1,7 @@
 """Asked how things stand now, the later of two statements on one thing comes first, even when
-the belief check left both current (recall/latest.py); asked as of a date, the question's date
-words do not pull up memories that mention a year (recall/dated.py)."""
+the belief check left both current, and later memories lean ahead (recall/latest.py); a
+relative's fact does not win on words said of the relative (recall/ranking.py); asked as of a
+date, the question's date words do not pull up memories that mention a year (recall/dated.py)."""
 
 from __future__ import annotations
 
@@ -61,3 +62,42 @@ def test_asked_as_of_a_date_the_date_does_not_decide(
 ) -> None:
     # As of month 6 the contract had not ended: the first client is the answer, not the trip "in 2026".
     assert _first(memory, scope, "Who was Ines's biggest client in June 2024?", as_of=_day(6)) == FACTS[1]
+
+
+ROHAN = [
+    "Rohan Mehta lives in Pune, in a flat in Baner.",
+    "Rohan drives a 2015 Maruti Swift.",
+    "Rohan's brother Kabir works at a bank in Mumbai.",
+    "Rohan's birthday is 9 August.",
+    "Rohan is vegetarian.",
+    "Rohan plays cricket on Sunday mornings.",
+    "Rohan's mother lives in Nagpur.",
+    "Rohan speaks Hindi, Marathi and English.",
+    "Rohan's sister Isha works as a lawyer in Delhi.",
+    "Rohan joined the state archives as an archivist.",
+    "Rohan supports Mumbai Indians.",
+    "Rohan sold the Swift and cycles everywhere now.",
+]
+
+
+@pytest.fixture
+def rohan(memory: Memory, scope: str) -> None:
+    for i, text in enumerate(ROHAN):
+        memory.remember(text, scope=scope, occurred_at=_day(i))
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # words the question shares with no fact of his: the later statement is the likelier to hold
+        ("How does Rohan get around these days?", ROHAN[11]),
+        # "works" in his brother's and sister's facts is said of them, not of Rohan; and the lean
+        # toward later memories does not put the latest one (the bike) above the job he took
+        ("Where does Rohan work at the moment?", ROHAN[9]),
+        ("Where does Rohan work?", ROHAN[9]),
+    ],
+)
+def test_asked_about_now_the_later_fact_of_the_person_asked_about_comes_first(
+    memory: Memory, scope: str, rohan: None, question: str, answer: str
+) -> None:
+    assert _first(memory, scope, question) == answer

@@ -11,6 +11,7 @@ from graphmem.recall.ranking import (
     Evidence,
     Link,
     RankWeights,
+    about_someone_else,
     dynamics_bonus,
     ordered,
     relevance,
@@ -95,3 +96,20 @@ def test_the_belief_that_replaced_a_match_takes_its_score() -> None:
     # without the replacement, a belief-chain neighbour stays below its seed
     scores, _ = spread(base, [Link("bergen", "tromso", "SUPERSEDES")], W)
     assert scores["tromso"] < 0.8
+
+
+def test_a_memory_about_someone_else_loses_the_words_it_matches_with_the_penalty() -> None:
+    # "works" matched in "Rohan's brother Kabir works at a bank" is said of the brother
+    brother = Evidence(cosine=0.7, keyword=0.4)
+    kept = relevance(brother, W) - about_someone_else(brother, W)
+    assert kept == pytest.approx(0.7 - W.other_subject)
+    assert about_someone_else(Evidence(cosine=0.7), W) == W.other_subject  # no words: the penalty alone
+
+
+def test_one_shared_word_does_not_make_an_unrelated_memory_an_answer() -> None:
+    # "Where does Samuel work now?": the answer shares no word; an unrelated memory shares "work"
+    answer = Evidence(cosine=0.6)
+    unrelated = Evidence(cosine=0.1, keyword=0.4)
+    related = Evidence(cosine=0.4, keyword=0.4)
+    assert relevance(answer, W) > relevance(unrelated, W)
+    assert relevance(related, W) == pytest.approx(0.4 + W.keyword * 0.4)  # related: every word counts

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.recall.latest import asks_how_things_stand, later_first
+from graphmem.recall.latest import asks_how_things_stand, later_first, leaning_later
 from graphmem.recall.whose import asked_about
 
 TEXTS = {
@@ -58,3 +58,13 @@ def test_a_relatives_statement_never_follows_the_persons_own() -> None:
 )
 def test_a_question_asks_how_things_stand(question: str, now: bool) -> None:
     assert asks_how_things_stand(question) is now
+
+
+def test_the_lean_toward_later_memories_is_bounded_and_skips_the_unrelated() -> None:
+    scores = {"flat": 1.0, "cat": 0.9, "bike": 0.85, "birthday": 0.2}
+    leaned = leaning_later(scores, OCCURRED, related={"flat", "cat", "bike"}, weight=0.1)
+    # the earliest related memory (cat) gains nothing, the latest (bike) the whole lean, flat half
+    assert leaned["cat"] == 0.9
+    assert leaned["flat"] == pytest.approx(1.05) and leaned["bike"] == pytest.approx(0.95)
+    assert leaned["birthday"] == 0.2  # not related to the question on its own: no lean
+    assert leaning_later(scores, OCCURRED, related=set(scores), weight=0.0) == scores

@@ -33,6 +33,11 @@ from graphmem.recall.whose import asked_about, other_subject, stated_of
         # asked who someone is, the owner's fact may be the answer, and a relative's
         ("Who is Omar's manager at the moment?", "Omar now reports to Eng. Rashid Al-Hinai.", False),
         ("Who does Omar report to?", "Omar's manager is Eng. Hamad Al-Busaidi.", False),
+        # asked what someone of theirs is called, the owner's statement gives the name
+        ("What is Yuki's dog called?", "Yuki has a shiba inu named Kinako.", False),
+        ("What is the name of Amara's cat?", "Amara has a tabby cat called Jollof.", False),
+        ("What is Diego's dog's name?", "Diego has a French bulldog named Chile.", False),
+        ("Where does Yuki's dog sleep?", "Yuki has a shiba inu named Kinako.", True),
     ],
 )
 def test_a_memory_about_someone_else_than_asked(question: str, memory: str, other: bool) -> None:
