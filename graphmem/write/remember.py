@@ -19,7 +19,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from graphmem.beliefs.gate import gate_of, may_conflict_pairs
-from graphmem.beliefs.judge import judge_in_time
+from graphmem.beliefs.judge import judge_in_time, parse_sentences_ahead
 from graphmem.beliefs.refine import refines
 from graphmem.beliefs.resolver import LEARNED, BeliefChecker, Neighbour
 from graphmem.beliefs.restore import parse_docs
@@ -214,13 +214,11 @@ class RememberPipeline:
         reinforcements: dict[str, Reinforcement] = {}
         supersessions: list[Supersession] = []
         stored = stored_statements(neighbours)
-        parse_docs(
-            judged_bodies(
-                (stored[n.id], d.statement)
-                for d, found in zip(drafts, neighbours, strict=True)
-                for n in found
-            )
-        )
+        judged = [
+            (stored[n.id], d.statement) for d, found in zip(drafts, neighbours, strict=True) for n in found
+        ]
+        parse_docs(judged_bodies(judged))
+        parse_sentences_ahead(judged)
         for draft, found in zip(drafts, neighbours, strict=True):
             self._against_store(draft, found, stored, now, reinforcements, supersessions)
         fresh = [d for d in drafts if d.reinforce_id is None]
@@ -369,6 +367,7 @@ class RememberPipeline:
         pairs = _judged_pairs(fresh, cosines >= self._beliefs.min_cosine)
         # their entities in one batch (the read-ahead parsed the texts without them)
         parse_docs(judged_bodies((fresh[a].statement, fresh[b].statement) for a, b in pairs))
+        parse_sentences_ahead((fresh[a].statement, fresh[b].statement) for a, b in pairs)
         # later draft -> earlier ones kept unread, with the probability the pair model must reach
         unread: dict[int, list[tuple[int, float]]] = defaultdict(list)
         for a_pos, b_pos in pairs:
