@@ -202,12 +202,11 @@ class RememberPipeline:
     ) -> list[WriteResult]:
         """Take the write lock of each draft's scope, check the drafts against the stored memories
         (read under the locks, in the same statement) and write them."""
-        floors = [
-            self._beliefs.lookup_min_cosine(d.statement)
+        floors = (
+            self._beliefs.lookup_min_cosines([d.statement for d in drafts])
             if self._limits.belief_checks
-            else self._limits.store_duplicate_cosine
-            for d in drafts
-        ]
+            else [self._limits.store_duplicate_cosine] * len(drafts)
+        )
         neighbours = self._store.lock_and_find_similar(
             tx, [(d.scope, d.embedding) for d in drafts], min_cosine=floors
         )
