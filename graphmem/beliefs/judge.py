@@ -12,6 +12,7 @@ and by how similar the two statements are.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
@@ -30,6 +31,7 @@ from graphmem.beliefs.parse import (
     without_correction,
 )
 from graphmem.beliefs.reported import reported
+from graphmem.beliefs.restore import diary_readings, parse_docs
 from graphmem.beliefs.statements import MULTI_VALUED, RELATION_NOUNS, SINGLE_VALUED, Statement, read_statement
 from graphmem.stemming import stem
 
@@ -604,8 +606,7 @@ def _judge_sentences(old: Statement, new: Statement, cosine: float) -> Verdict:
     if not _of_anyone(old):
         return Verdict(False, NOT_ATOMIC)
     verdicts = []
-    for text in sentence_texts(new.body):
-        sentence = read_statement(text, new.speaker)
+    for sentence in _sentences(new):
         if sentence_count(sentence.body) == 1 and _of_anyone(sentence):  # read alone, it may split
             verdicts.append(_judge_sentence(old, sentence, cosine))
     conflict = next((v for v in verdicts if v.conflict), None)
@@ -615,6 +616,39 @@ def _judge_sentences(old: Statement, new: Statement, cosine: float) -> Verdict:
     if kept is not None:
         return kept
     return Verdict(False, NOT_ATOMIC)
+
+
+def _sentences(statement: Statement) -> list[Statement]:
+    """The sentences of ``statement``, each read as a statement of its own."""
+    return [read_statement(text, statement.speaker) for text in sentence_texts(statement.body)]
+
+
+def parse_sentences_ahead(pairs: Iterable[tuple[Statement, Statement]]) -> None:
+    """Parse in a few batches what :func:`judge` parses when it reads a later statement of several
+    sentences sentence by sentence, for these pairs (either may be the later): the sentences, their
+    clauses and a diary note's readings with its "I" put back. One by one, under the scope locks,
+    these parses cost about as much as the rest of the belief check of a batch of chat; batched,
+    each costs about half. Decides nothing: the parses are cached, the same as one by one."""
+    later: list[Statement] = []
+    for first, second in pairs:
+        for old, new in ((first, second), (second, first)):
+            old, new = alike_names(reported(old), reported(new))
+            if not (old.atomic and new.atomic) or (old.ordered_pair and new.ordered_pair):
+                continue
+            if old.speaker and new.speaker and old.speaker != new.speaker:
+                continue
+            if sentence_count(old.body) == 1 and sentence_count(new.body) > 1:
+                later.append(new)
+    sentences = [s for new in dict.fromkeys(later) for s in _sentences(new)]
+    parse_docs(s.body for s in sentences)
+    clauses = [
+        text
+        for s in sentences
+        if sentence_count(s.body) == 1
+        for text in clause_texts(without_correction(s.body)[0])
+    ]
+    parse_docs(clauses)
+    parse_docs(reading for text in clauses for reading in diary_readings(text))
 
 
 def _judge_sentence(old: Statement, new: Statement, cosine: float) -> Verdict:

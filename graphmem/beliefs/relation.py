@@ -34,7 +34,7 @@ from graphmem.beliefs.parse import (
     sentence_count,
 )
 from graphmem.beliefs.reported import reported
-from graphmem.beliefs.restore import parse_doc, with_diary_subject
+from graphmem.beliefs.restore import parse_doc, parse_docs, with_diary_subject
 from graphmem.beliefs.statements import Statement
 from graphmem.embedding.base import Embedder
 
@@ -159,6 +159,13 @@ def _says_it_changed(clause: Clause, statement: Statement) -> bool:
 def announces_named_change(statement: Statement) -> bool:
     """Whether ``statement`` is a named change: the only statements the relation test reads."""
     return _named_change(reported(statement)) is not None
+
+
+def parse_named_changes_ahead(statements: Sequence[Statement]) -> None:
+    """Parse in one batch what :func:`announces_named_change` parses first of each of
+    ``statements`` (a parse with its entities: one at a time, the entity recogniser ran once per
+    statement of a batch under the scope locks). Decides nothing: the parses are cached, the same."""
+    parse_docs(r.body for r in map(reported, statements) if r.atomic)
 
 
 def _speaks_of(clause: Clause, slots: frozenset[str]) -> bool:

@@ -13,7 +13,12 @@ from graphmem.beliefs.change_cue import ChangeCue, Kept
 from graphmem.beliefs.judge import Verdict, clauses_of, judge_in_time
 from graphmem.beliefs.pair_head import PairHead, shipped_head
 from graphmem.beliefs.plan import BeliefAction, BeliefPlan
-from graphmem.beliefs.relation import Candidate, RelationJudge, announces_named_change
+from graphmem.beliefs.relation import (
+    Candidate,
+    RelationJudge,
+    announces_named_change,
+    parse_named_changes_ahead,
+)
 from graphmem.beliefs.statements import Statement
 from graphmem.embedding.base import Embedder, l2_normalize
 from graphmem.errors import LLMError
@@ -127,6 +132,12 @@ class BeliefChecker:
     def min_cosine(self) -> float:
         """The lowest similarity at which a stored memory is worth checking."""
         return min(self._settings.fallback_min_cosine, self._settings.llm_min_cosine)
+
+    def lookup_min_cosines(self, statements: Sequence[Statement]) -> list[float]:
+        """:meth:`lookup_min_cosine` of each of ``statements``, their parses made in one batch."""
+        if self._relations is not None:
+            parse_named_changes_ahead(statements)
+        return [self.lookup_min_cosine(s) for s in statements]
 
     def lookup_min_cosine(self, new: Statement) -> float:
         """How unlike ``new`` a stored memory may be and still be worth reading for it."""

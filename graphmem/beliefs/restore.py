@@ -40,12 +40,9 @@ def with_diary_subject(text: str, note: bool = False) -> str:
     is kept only when the parser takes "I" as the subject of a past or progressive main verb, so a
     request ("Take care!"), a fragment ("Standup at 9.") or a "key: value" ``note`` stays as it
     was."""
-    doc = parse_doc(text)
-    if note or any(t.dep_ in {"nsubj", "nsubjpass", "expl", "csubj"} for t in doc):
+    if note:
         return text
-    lowered = text[:1].lower() + text[1:]
-    for prefix, tags in (("I ", {"VBD", "VBN"}), ("I'm ", {"VBG", "VBN"})):
-        candidate = prefix + lowered
+    for candidate, tags in zip(diary_readings(text), ({"VBD", "VBN"}, {"VBG", "VBN"}), strict=False):
         restored = parse_doc(candidate)
         root = next((t for t in restored if t.dep_ == "ROOT"), None)
         if (
@@ -55,6 +52,16 @@ def with_diary_subject(text: str, note: bool = False) -> str:
         ):
             return candidate
     return text
+
+
+def diary_readings(text: str) -> list[str]:
+    """``text`` with "I" and with "I'm" put before it when its parse has no subject (the readings
+    :func:`with_diary_subject` tries, in order), else none."""
+    doc = parse_doc(text)
+    if any(t.dep_ in {"nsubj", "nsubjpass", "expl", "csubj"} for t in doc):
+        return []
+    lowered = text[:1].lower() + text[1:]
+    return ["I " + lowered, "I'm " + lowered]
 
 
 def named_subject(text: str) -> tuple[str, frozenset[str], str] | None:

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from graphmem.beliefs.gate import gate_of, may_conflict_pairs
-from graphmem.beliefs.judge import judge_in_time
+from graphmem.beliefs.judge import judge_in_time, parse_sentences_ahead
 from graphmem.beliefs.refine import refines
 from graphmem.beliefs.resolver import LEARNED, BeliefChecker, Neighbour
 from graphmem.beliefs.restore import parse_docs
@@ -202,25 +202,22 @@ class RememberPipeline:
     ) -> list[WriteResult]:
         """Take the write lock of each draft's scope, check the drafts against the stored memories
         (read under the locks, in the same statement) and write them."""
-        floors = [
-            self._beliefs.lookup_min_cosine(d.statement)
+        floors = (
+            self._beliefs.lookup_min_cosines([d.statement for d in drafts])
             if self._limits.belief_checks
-            else self._limits.store_duplicate_cosine
-            for d in drafts
-        ]
+            else [self._limits.store_duplicate_cosine] * len(drafts)
+        )
         neighbours = self._store.lock_and_find_similar(
             tx, [(d.scope, d.embedding) for d in drafts], min_cosine=floors
         )
         reinforcements: dict[str, Reinforcement] = {}
         supersessions: list[Supersession] = []
         stored = stored_statements(neighbours)
-        parse_docs(
-            judged_bodies(
-                (stored[n.id], d.statement)
-                for d, found in zip(drafts, neighbours, strict=True)
-                for n in found
-            )
-        )
+        judged = [
+            (stored[n.id], d.statement) for d, found in zip(drafts, neighbours, strict=True) for n in found
+        ]
+        parse_docs(judged_bodies(judged))
+        parse_sentences_ahead(judged)
         for draft, found in zip(drafts, neighbours, strict=True):
             self._against_store(draft, found, stored, now, reinforcements, supersessions)
         fresh = [d for d in drafts if d.reinforce_id is None]
@@ -369,6 +366,7 @@ class RememberPipeline:
         pairs = _judged_pairs(fresh, cosines >= self._beliefs.min_cosine)
         # their entities in one batch (the read-ahead parsed the texts without them)
         parse_docs(judged_bodies((fresh[a].statement, fresh[b].statement) for a, b in pairs))
+        parse_sentences_ahead((fresh[a].statement, fresh[b].statement) for a, b in pairs)
         # later draft -> earlier ones kept unread, with the probability the pair model must reach
         unread: dict[int, list[tuple[int, float]]] = defaultdict(list)
         for a_pos, b_pos in pairs:

@@ -6,7 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from graphmem.beliefs.judge import judge, judge_in_time
+from graphmem import language
+from graphmem.beliefs.judge import judge, judge_in_time, parse_sentences_ahead
 from graphmem.beliefs.statements import read_statement
 from graphmem.dynamics.contradiction import contradiction_beta, penalised_strength
 
@@ -460,3 +461,23 @@ def test_an_update_told_in_a_message_of_several_sentences_is_found(old: str, new
 )
 def test_a_message_of_several_sentences_replaces_nothing_it_does_not_say(old: str, new: str) -> None:
     assert not judge(read_statement(old), read_statement(new), 0.6).conflict
+
+
+def test_the_sentences_parsed_ahead_in_a_batch_give_the_same_verdicts() -> None:
+    updates = [
+        ("I live in Leeds.", "Guess where I am writing from! We moved to York last week and I love it."),
+        ("Priya works at Infosys.", "Priya sent a card. She says hi! Priya works at Wipro now."),
+    ]
+    kept = [
+        ("I live in Leeds.", "Still in Leeds. The rent went up again though."),
+        ("I drive a Golf.", "Lovely weather today. My sister drives a Polo now."),
+    ]
+    language._parsed.clear()  # the batch makes every parse the judge reads of these
+    parse_sentences_ahead((read_statement(old), read_statement(new)) for old, new in updates + kept)
+    assert "Still in Leeds." in language._parsed
+    assert [judge(read_statement(o), read_statement(n), 0.6).conflict for o, n in updates + kept] == [
+        True,
+        True,
+        False,
+        False,
+    ]
