@@ -93,6 +93,16 @@ SENTENCE_KEEPS = frozenset({"restates", "restates or narrows", "an addition", "t
 
 # a clause about "it" ("..., it's 18 November now"), after a joining word or none
 _IT = re.compile(r"^\W*(?:(?:so|and|but|now)\s+)?it(?:'s|\s)", re.IGNORECASE)
+# ... or about "he" or "she" ("Jonas moved to Copenhagen; he works for the ambulance service now")
+_HE = re.compile(r"^\W*(?:(?:so|and|but|now)\s+)?(?:he|she)(?:'s|\s)", re.IGNORECASE)
+
+
+def _points_back_to(text: str, before: Clause) -> bool:
+    """Whether the clause ``text`` is about the subject of the clause ``before`` it: "it" after a
+    thing, "he" or "she" after someone named."""
+    if _HE.match(text) and not before.thing and before.subject in before.names:
+        return True
+    return _IT.match(text) is not None and before.thing
 
 
 @lru_cache(maxsize=8192)  # read for every pair a statement is judged in, and by the slot test
@@ -106,7 +116,7 @@ def clauses_of(statement: Statement) -> list[Clause]:
         clauses = [replace(clause, change=True) for clause in clauses]
     for i in range(1, len(clauses)):
         before, clause = clauses[i - 1], clauses[i]
-        if _IT.match(texts[i]) and clause.subject is None and before.subject is not None and before.thing:
+        if clause.subject is None and before.subject is not None and _points_back_to(texts[i], before):
             clauses[i] = replace(
                 clause,
                 subject=before.subject,
@@ -149,14 +159,24 @@ def _different_subjects(a: Clause, b: Clause, writer: str = "user") -> bool:
     if _named_in_apposition(a, pa, b) or _named_in_apposition(b, pb, a):
         return False  # "Ahmet's wife Elif works at Migros" / "Elif left Migros": Elif both times
     if pa and pa[0] == b.subject:
-        return not (_owned_nouns(a, pa[1]) & b.lemmas or _ends_its_value(b, a) or _changes_its_owner(a, b))
+        return not (_speaks_of(a, pa, b) or _ends_its_value(b, a) or _changes_its_owner(a, b))
     if pb and pb[0] == a.subject:
-        return not (_owned_nouns(b, pb[1]) & a.lemmas or _ends_its_value(a, b) or _changes_its_owner(b, a))
+        return not (_speaks_of(b, pb, a) or _ends_its_value(a, b) or _changes_its_owner(b, a))
     if (pa and pa[1] == b.subject and b.thing) or (pb and pb[1] == a.subject and a.thing):
         return False  # "my running club" and "the running club": the one the memory knows
     if one_thing(a.subject, b.subject):
         return False
     return not (_done_to(a, b) or _done_to(b, a))
+
+
+def _speaks_of(owned: Clause, possessed: tuple[str, str], owner: Clause) -> bool:
+    """Whether the clause about the ``owner`` speaks of the thing ``owned`` is said of ("Ana's
+    sertraline dose" / "Ana is down to 50 mg of sertraline"); not where that is someone of theirs,
+    whom the owner may speak of without speaking for them ("Elena's daughter Maria works as a
+    dentist" / "Elena moved to Sofia to live with her daughter Maria's family")."""
+    if _of_someone(owned):
+        return False
+    return bool(_owned_nouns(owned, possessed[1]) & owner.lemmas)
 
 
 def _named_in_apposition(owned: Clause, possessed: tuple[str, str] | None, named: Clause) -> bool:

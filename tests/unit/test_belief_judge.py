@@ -481,3 +481,28 @@ def test_the_sentences_parsed_ahead_in_a_batch_give_the_same_verdicts() -> None:
         False,
         False,
     ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a named relative is someone else, even where the owner's news speaks of them
+        (
+            "Rafael's wife Lucia teaches at a primary school in Porto.",
+            "Rafael moved to Porto to be near his wife Lucia.",
+        ),
+        ("Kofi's son Kwesi lives in Accra.", "Kofi moved to Accra to live with his son."),
+        # "he" is the one the clause before named, not the relative of the stored statement
+        (
+            "Marta's brother Pablo works at Seat.",
+            "Diego moved to Madrid and joined Marta there; he works for Iberia now.",
+        ),
+    ],
+)
+def test_news_of_one_person_leaves_their_relatives_facts(old: str, new: str) -> None:
+    assert not judge(read_statement(old), read_statement(new), 0.6).conflict
+
+
+def test_he_in_a_later_clause_is_who_the_clause_before_named() -> None:
+    new = read_statement("Diego moved to Madrid in May; he works at Iberia now.")
+    assert judge(read_statement("Diego works at Vueling."), new, 0.6).conflict
