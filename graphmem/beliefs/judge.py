@@ -588,9 +588,11 @@ def _says_again(a: Clause, b: Clause, cosine: float) -> bool:
     return bool(b.values) and b.values <= a.values and b.numbers <= a.numbers and b.names <= a.names
 
 
-def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
+def judge(old: Statement, new: Statement, cosine: float, by_sentence: bool = True) -> Verdict:
     """Decide whether ``old`` and ``new`` cannot both hold (order-independent but for the
-    announcements of ``new``: a change it announces, an addition it makes)."""
+    announcements of ``new``: a change it announces, an addition it makes). ``by_sentence``: a
+    later statement of several sentences is read sentence by sentence against one of a single
+    sentence (else it is not an atomic statement)."""
     old, new = alike_names(reported(old), reported(new))
     if not (old.speaker and new.speaker and old.speaker != new.speaker) and leaves_its_value(old, new):
         return Verdict(True, "leaves the value the other names")  # however long ``new`` runs
@@ -605,7 +607,7 @@ def judge(old: Statement, new: Statement, cosine: float) -> Verdict:
     if sentence_count(old.body) > 1:  # conversation: a later remark is no news of it
         return Verdict(False, NOT_ATOMIC)
     if sentence_count(new.body) > 1:
-        return _judge_sentences(old, new, cosine)
+        return _judge_sentences(old, new, cosine) if by_sentence else Verdict(False, NOT_ATOMIC)
     return _judge_sentence(old, new, cosine)
 
 
@@ -694,13 +696,18 @@ def _judge_sentence(old: Statement, new: Statement, cosine: float) -> Verdict:
 
 
 def judge_in_time(
-    first: Statement, first_at: datetime, second: Statement, second_at: datetime, cosine: float
+    first: Statement,
+    first_at: datetime,
+    second: Statement,
+    second_at: datetime,
+    cosine: float,
+    by_sentence: bool = True,
 ) -> Verdict:
     """:func:`judge` with the statement that happened later as the new one, whatever the order
     they arrived in: what a statement announces ("now", "also") it announces of its own time."""
     if second_at < first_at:
-        return judge(second, first, cosine)
-    return judge(first, second, cosine)
+        return judge(second, first, cosine, by_sentence)
+    return judge(first, second, cosine, by_sentence)
 
 
 def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine: float) -> Verdict:
