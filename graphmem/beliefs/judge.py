@@ -123,6 +123,8 @@ def clauses_of(statement: Statement) -> list[Clause]:
                 subject_nouns=before.subject_nouns,
                 thing=before.thing,
                 mentions=clause.mentions | {before.subject},
+                # "he" names whom the clause before named
+                names=clause.names | ({before.subject} & before.names),
                 points_back=False,
             )
     return clauses
@@ -141,6 +143,12 @@ def _of_someone(clause: Clause) -> bool:
     possessed = _possessed(clause.subject)
     words = possessed[1].split() if possessed else []
     return bool(words) and words[-1] in RELATION_NOUNS
+
+
+def _two_named(a: Clause, b: Clause) -> bool:
+    """Whether both clauses are said of someone they name ("Marco moved to Lyon; he drives for a
+    courier firm now" and "Giulia is a pharmacist"): two people, neither acting on the other's fact."""
+    return a.subject in a.names and b.subject in b.names
 
 
 def _different_subjects(a: Clause, b: Clause, writer: str = "user") -> bool:
@@ -721,7 +729,8 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
         return Verdict(True, "new value for the same key")
     writer = (new.speaker or old.speaker or "user").lower()
     if _different_subjects(a, b, writer):
-        return Verdict(False, DIFFERENT_SUBJECTS, other_subject=not (_of_someone(a) or _of_someone(b)))
+        someone_of = _of_someone(a) or _of_someone(b) or _two_named(a, b)
+        return Verdict(False, DIFFERENT_SUBJECTS, other_subject=not someone_of)
     if _points_back_vaguely(a) or _points_back_vaguely(b):
         return Verdict(False, "about what the context named")
     if a.hedged or b.hedged:
