@@ -667,8 +667,8 @@ def parse_sentences_ahead(pairs: Iterable[tuple[Statement, Statement]]) -> None:
                 continue
             if old.speaker and new.speaker and old.speaker != new.speaker:
                 continue
-            if sentence_count(old.body) == 1 and sentence_count(new.body) > 1:
-                later.append(new)
+            if sentence_count(old.body) == 1 and sentence_count(new.body) > 1 and _of_anyone(old):
+                later.append(new)  # what _judge_sentences reads sentence by sentence
     sentences = [s for new in dict.fromkeys(later) for s in _sentences(new)]
     parse_docs(s.body for s in sentences)
     clauses = [
