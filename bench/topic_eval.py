@@ -25,6 +25,9 @@ sets run on one stack.
 
     python -m bench.topic_eval [--half dev|test|both] [--set topics|topics2|topics3|topics4|topics5 ...]
         [--clusters]
+
+``--clusters`` prints each semantic memory's topics and text, then per half the topics missed
+(where their episodes went) and the impure memories' topics.
 """
 
 from __future__ import annotations
@@ -94,6 +97,27 @@ def score(clusters: Sequence[Sequence[str]], topic_of: Mapping[str, str | None])
         "topics_covered": len(covered),
         "topics": len(topics),
         "noise_clustered": noise,
+    }
+
+
+def misses(clusters: Sequence[Sequence[str]], topic_of: Mapping[str, str | None]) -> dict[str, Any]:
+    """What ``score`` counts against: each topic no cluster covers (its episodes, and the topics
+    of each cluster holding some of them: none, pieces in another topic's cluster, or one with
+    strays), and each impure cluster's topics."""
+    labelled = [Counter(topic_of.get(m) or "noise" for m in members) for members in clusters]
+    covered = {
+        top
+        for labels in labelled
+        for top, n in labels.most_common(1)
+        if top != "noise" and n / sum(labels.values()) >= SHARE
+    }
+    sizes = Counter(t for t in topic_of.values() if t is not None)
+    return {
+        "missed": {
+            topic: {"episodes": sizes[topic], "in": [dict(labels) for labels in labelled if topic in labels]}
+            for topic in sorted(set(sizes) - covered)
+        },
+        "impure": [dict(labels) for labels in labelled if len(labels) > 1],
     }
 
 
@@ -209,6 +233,7 @@ def run_half(client: httpx.Client, target: Neo4jTarget, half: str, show: bool, n
                 json.dumps({"set": name, "half": half, "cluster": dict(labels), "text": texts.get(semantic)}),
                 flush=True,
             )
+        print(json.dumps({"set": name, "half": half, **misses(list(found.values()), topic_of)}), flush=True)
 
 
 def main() -> None:

@@ -32,6 +32,7 @@ from numpy.typing import NDArray
 
 from bench.topic_eval import SETS, SHARE, load_half
 from bench.topic_subsets import clusters_of, mean
+from graphmem.consolidate.topics import TopicWeights
 
 
 def _at(row: dict[str, Any]) -> datetime:
@@ -74,6 +75,33 @@ def misses(found: Sequence[Sequence[int]], topics: Sequence[str | None]) -> Coun
     return out
 
 
+def mixed(
+    rows: Sequence[dict[str, Any]],
+    vectors: NDArray[np.float32],
+    seed: int,
+    subsets: int = 40,
+    size: int = 12,
+    noise: int = 10,
+    weights: TopicWeights | None = None,
+) -> tuple[dict[str, float], Counter[str]]:
+    """Mean coverage, purity and noise clustered over ``subsets`` scopes drawn from the pooled
+    ``rows`` (with their ``vectors``) by ``seed``, and how the threads were missed."""
+    threads = sorted({r["topic"] for r in rows if r["topic"]})
+    rng = random.Random(seed)
+    results, missed = [], Counter[str]()
+    for _ in range(subsets):
+        picked = set(rng.sample(threads, min(size, len(threads))))
+        source = rng.choice(SETS)
+        drawn = [i for i, r in enumerate(rows) if r["topic"] is None and r["set"] == source]
+        kept_noise = set(rng.sample(drawn, min(noise, len(drawn))))
+        keep = [i for i, r in enumerate(rows) if r["topic"] in picked or i in kept_noise]
+        part = [rows[i] for i in keep]
+        result, found = clusters_of(part, vectors[keep], weights)
+        results.append(result)
+        missed += misses(found, [r["topic"] for r in part])
+    return mean(results), missed
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -90,19 +118,7 @@ def main() -> None:
     vectors: NDArray[np.float32] = np.asarray(
         create_embedder("onnx").embed([r["text"] for r in rows]), dtype=np.float32
     )
-    threads = sorted({r["topic"] for r in rows if r["topic"]})
-    rng = random.Random(args.seed)
-    results, missed = [], Counter[str]()
-    for _ in range(args.subsets):
-        picked = set(rng.sample(threads, min(args.size, len(threads))))
-        source = rng.choice(SETS)
-        noise = [i for i, r in enumerate(rows) if r["topic"] is None and r["set"] == source]
-        kept_noise = set(rng.sample(noise, min(args.noise, len(noise))))
-        keep = [i for i, r in enumerate(rows) if r["topic"] in picked or i in kept_noise]
-        part = [rows[i] for i in keep]
-        result, found = clusters_of(part, vectors[keep])
-        results.append(result)
-        missed += misses(found, [r["topic"] for r in part])
+    found, missed = mixed(rows, vectors, args.seed, args.subsets, args.size, args.noise)
     print(
         json.dumps(
             {
@@ -111,7 +127,7 @@ def main() -> None:
                 "subsets": args.subsets,
                 "size": args.size,
                 "noise": args.noise,
-                **mean(results),
+                **found,
                 "missed_per_subset": {k: round(v / args.subsets, 2) for k, v in sorted(missed.items())},
             }
         ),

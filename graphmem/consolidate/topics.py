@@ -228,6 +228,29 @@ something else by their vectors, loses the two (``split_least_part``): dev halve
 topics 16 of 17, topics2 11 of 13, topics3 12 of 12, topics4 8 of 11, topics5 6 of 15, purity
 unchanged), mixed seeds 7-11 coverage 0.677 -> 0.683 and purity 0.895 -> 0.896 on average; not
 in the leftover pass, whose groups hold by their keys and lost a thread's own pair that way.
+
+Session 31 read where the REST dev halves lose (``bench.topic_eval --clusters`` now prints each
+missed topic and where its episodes went; bench/results/topic-eval-dev-session31-topics12.jsonl):
+topics5 misses 9 of 15, five threads with no episode in any topic (a BI migration, a food bank, a
+sourdough starter, a bike commute, 6-7 episodes each) and four in one group of six purchases, each
+priced in pounds (a piano, running shoes, a car's MOT and the car bought, two kitchen quotes:
+cosines 0.34-0.56 among them, above most of their threads' own). A sparse thread's pairs are
+many and weak (0.4-0.6, each just above the floor) and its few strong ties go across (a mutual
+nearest at cosine 0.3); so CPM's density is not met inside, and in the leftover pass too the runs
+split such a thread into pairs. A third of the trios C1 keeps are two of a thread and a stray
+(197 of 633 on the dev halves and mixed seeds 7 / 8), and no measure of a member's neighbours
+outside tells them from a thread's own three (AUC 0.47-0.51), as session 30 found for the
+measures inside. Measured on all five dev halves and mixed
+seeds 7 / 8 (``bench.topic_variants``; current 54 of 68, purity 0.950, mixed coverage 0.675 /
+0.669) and not kept: a third pass by modularity (RB) over what both passes leave (55 of 68 at
+resolution 1, mixed 0.692 / 0.683, but purity 0.934 and mixed 0.887 / 0.874); a word keyed by its
+stem and part of speech (spaCy: 'booked' apart from 'book', 'paged' from 'pages'; 53 of 68, purity
+0.956, mixed coverage 0.663 / 0.642); a shared rare entity weighing more when close in time
+(precision of one thread 0.78-1.0 against 0.65-1.0 alone, but 50-51 of 68: Tom's two threads
+chain); hubness-centred cosines (cos less λ times the pair's mean cosine to its nearest, centred
+on the scope's: mixed +0.008-0.01, 50-51 of 68); the leftover pass's members keyed in the first
+pass too (48 of 68); a group of pairs split though no part reaches min_size; stricter leftover
+groups (no change or lower).
 """
 
 from __future__ import annotations
