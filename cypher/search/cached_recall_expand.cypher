@@ -1,4 +1,4 @@
-// The second round trip of a scoped recall that the in-process vector cache answers: the graph's revisions of the scopes asked for again (when one moved since the first round trip, recall asks the graph instead: what the cache supplies is then not known to be current); its cached vector hits $hits (id, cosine, rank) kept where they pass the candidates' filters (status in $statuses), in rank order (the first $limit), with their ranking facts where the pool's detail rows do not carry them (not their texts: the cache holds them); and in the same statement what expand_with_details reads for the seeds, pool and episode context that recall chose from its cached hits before sending (neighbours with status in $neighbour_statuses): recall uses that part only when the hits that passed lead to the same choice, else it sends expand_with_details. Neighbours come as ids (their ranking facts with their detail rows), and they, the detail rows and the episode context come without texts or embeddings: recall takes those memories' texts, and their cosines to the query and among themselves, from its cache. A detail row is a list, its values in the order store/scope_vectors.py DETAIL_COLUMNS names them (the names of a map cost the client about a third of decoding the rows).
+// The second round trip of a scoped recall that the in-process vector cache answers: the graph's revisions of the scopes asked for again (when one moved since the first round trip, recall asks the graph instead: what the cache supplies is then not known to be current); its cached vector hits $hits (id, cosine, rank) kept where they pass the candidates' filters (status in $statuses), in rank order (the first $limit), with their ranking facts where the pool's detail rows do not carry them (not their texts: the cache holds them); and in the same statement what expand_with_details reads for the seeds, pool and episode context that recall chose from its cached hits before sending (neighbours with status in $neighbour_statuses): recall uses that part only when the hits that passed lead to the same choice, else it sends expand_with_details. Neighbours come as ids (their ranking facts with their detail rows), and they, the detail rows and the episode context come without texts or embeddings: recall takes those memories' texts, and their cosines to the query and among themselves, from its cache. A detail row is a list, its values in the order store/scope_vectors.py DETAIL_COLUMNS names them, and a hit a list in CANDIDATE_COLUMNS order (only its id and cosine when it is in the pool) (the names of a map cost the client about a third of decoding the rows).
 // mode: read
 CALL () {
   UNWIND $scopes AS s
@@ -25,13 +25,11 @@ CALL () {
   WITH m, h
   ORDER BY h.rank
   LIMIT $limit
-  RETURN collect(CASE WHEN m.id IN $pool THEN {id: m.id, score: h.cosine} ELSE
-           {id: m.id, score: h.cosine, importance: m.importance, strength: m.strength,
-           layer: m.layer, categories: m.categories, occurred: m.occurred_at.epochSeconds,
-           accessed: coalesce(m.last_accessed_at, m.occurred_at).epochSeconds,
-           spaced: coalesce(m.spaced_access_count, 0), priority: coalesce(m.priority, 0.0),
-           pinned: coalesce(m.pinned, false), fade: coalesce(m.fade, 1.0),
-           faded_at: m.consolidated_at.epochSeconds, status: m.status} END) AS hits
+  RETURN collect(CASE WHEN m.id IN $pool THEN [m.id, h.cosine] ELSE
+           [m.id, h.cosine, m.importance, m.strength, m.layer, m.categories, m.occurred_at.epochSeconds,
+           coalesce(m.last_accessed_at, m.occurred_at).epochSeconds, coalesce(m.spaced_access_count, 0),
+           coalesce(m.priority, 0.0), coalesce(m.pinned, false), coalesce(m.fade, 1.0),
+           m.consolidated_at.epochSeconds, m.status] END) AS hits
 }
 CALL () {
   UNWIND $seeds AS seed

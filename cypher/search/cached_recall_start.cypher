@@ -1,4 +1,4 @@
-// The first round trip of a scoped recall that the in-process vector cache answers: the graph's revisions of the scopes asked for (a scope whose revision the cache does not know has changed, in this process or another: the cache catches up before it ranks), and the best BM25 matches of $text in those scopes (none when $text is null; asked of memory_text_scoped when $text_in_scopes, $text then naming the scopes so the index ranks within them) with the filters of every candidate and their ranking facts (their cosine comes from the cache). It needs no query vector: it is sent while the query is embedded.
+// The first round trip of a scoped recall that the in-process vector cache answers: the graph's revisions of the scopes asked for (a scope whose revision the cache does not know has changed, in this process or another: the cache catches up before it ranks), and the best BM25 matches of $text in those scopes (none when $text is null; asked of memory_text_scoped when $text_in_scopes, $text then naming the scopes so the index ranks within them) with the filters of every candidate and their ranking facts, not their texts (the cache holds them, and their cosines). A fulltext row is a list, its values in the order store/scope_vectors.py CANDIDATE_COLUMNS names them (the names of a map and the texts were about a fifth of the client's decoding of this statement, and reading the texts a share of its time in Neo4j). It needs no query vector: it is sent while the query is embedded.
 // mode: read
 CALL () {
   UNWIND $scopes AS s
@@ -22,11 +22,9 @@ CALL () {
   WITH m, score
   ORDER BY score DESC
   LIMIT $text_limit
-  RETURN collect({id: m.id, score: score, text: m.text, importance: m.importance, strength: m.strength,
-           layer: m.layer, categories: m.categories, occurred: m.occurred_at.epochSeconds,
-           accessed: coalesce(m.last_accessed_at, m.occurred_at).epochSeconds,
-           spaced: coalesce(m.spaced_access_count, 0), priority: coalesce(m.priority, 0.0),
-           pinned: coalesce(m.pinned, false), fade: coalesce(m.fade, 1.0),
-           faded_at: m.consolidated_at.epochSeconds, status: m.status}) AS fulltext
+  RETURN collect([m.id, score, m.importance, m.strength, m.layer, m.categories, m.occurred_at.epochSeconds,
+           coalesce(m.last_accessed_at, m.occurred_at).epochSeconds, coalesce(m.spaced_access_count, 0),
+           coalesce(m.priority, 0.0), coalesce(m.pinned, false), coalesce(m.fade, 1.0),
+           m.consolidated_at.epochSeconds, m.status]) AS fulltext
 }
 RETURN revisions, fulltext

@@ -1,4 +1,4 @@
-// Vector and fulltext candidates of a recall in one round trip, with the same filters for both: the ANN top $k, or an exact scan of the scopes when they are too small a share of the graph for $k to reach $min_results of theirs (the ANN index answers before the scope filter) or when they leave fewer than $min_results of it; and the best BM25 matches of $text (none when it is null; asked of memory_text_scoped when $text_in_scopes, $text then naming the scopes so the index ranks within them).
+// Vector and fulltext candidates of a recall in one round trip, with the same filters for both: the ANN top $k, or an exact scan of the scopes when they are too small a share of the graph for $k to reach $min_results of theirs (the ANN index answers before the scope filter) or when they leave fewer than $min_results of it; and the best BM25 matches of $text (none when it is null; asked of memory_text_scoped when $text_in_scopes, $text then naming the scopes so the index ranks within them). A fulltext match comes with its cosine to the query (`similarity`, as vector.similarity.cosine); a vector hit's is its score (reading every hit's embedding again for it cost Neo4j about a millisecond a recall at 100k).
 // mode: read
 CALL {
   UNWIND coalesce($scopes, []) AS s
@@ -63,7 +63,8 @@ CALL {
 UNWIND [h IN CASE WHEN size(exact) > 0 THEN exact ELSE ann END | {m: h.m, score: h.score, retriever: 'vector'}]
      + [h IN keyword | {m: h.m, score: h.score, retriever: 'fulltext'}] AS hit
 WITH hit.m AS m, hit.score AS score, hit.retriever AS retriever
-RETURN retriever, m.id AS id, score, vector.similarity.cosine(m.embedding, $embedding) AS similarity,
+RETURN retriever, m.id AS id, score,
+       CASE WHEN retriever = 'fulltext' THEN vector.similarity.cosine(m.embedding, $embedding) END AS similarity,
        m.text AS text, m.importance AS importance, m.strength AS strength, m.layer AS layer,
        m.categories AS categories, m.occurred_at.epochSeconds AS occurred,
        coalesce(m.last_accessed_at, m.occurred_at).epochSeconds AS accessed,

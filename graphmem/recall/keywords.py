@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from graphmem.recall.lucene import query_words
+from graphmem.recall.lucene import after_a_living, tokens, word_of
 from graphmem.stemming import stem
 
 K1 = 1.2
@@ -32,10 +32,35 @@ LEAST_TELLING = math.log(2.0)
 ANALYSED_TEXTS = 20_000  # memory texts recur across recalls of one scope: analysed once
 
 
+MAX_WORDS = 64  # as query_words reads a text
+
+
+@lru_cache(maxsize=65536)
+def _term(token: str) -> str | None:
+    """The stem a token of ``lucene.tokens`` counts as, None when ``query_words`` drops it (read
+    once per token: a recall analyses a hundred texts that the candidates of another query did not
+    bring, and the same few thousand words recur in them)."""
+    word = word_of(token)
+    return None if word is None else stem(word)
+
+
 @lru_cache(maxsize=ANALYSED_TEXTS)
 def analyse(text: str) -> tuple[str, ...]:
-    """The stemmed content words of ``text`` (stop words and punctuation dropped)."""
-    return tuple(stem(w) for w in query_words(text, unique=False))
+    """The stemmed content words of ``text`` (stop words and punctuation dropped): the stems of
+    ``query_words(text, unique=False)``, one cached look-up a token."""
+    terms: list[str] = []
+    previous = ""
+    for token in tokens(text):
+        term = _term(token)
+        if term is not None and not (term == _LIVING_STEM and after_a_living(token, previous)):
+            terms.append(term)
+            if len(terms) == MAX_WORDS:
+                break
+        previous = token
+    return tuple(terms)
+
+
+_LIVING_STEM = stem("living")
 
 
 @dataclass(frozen=True)

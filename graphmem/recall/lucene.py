@@ -69,16 +69,36 @@ _STOPWORDS = frozenset(
 )
 
 
+def tokens(text: str) -> list[str]:
+    """The lower-cased tokens of ``text`` that :func:`query_words` reads, in order."""
+    return _TOKEN.findall(text.lower())
+
+
+def word_of(token: str) -> str | None:
+    """The word a token of :func:`tokens` counts as: without apostrophes; None for a stop word or a
+    single character (and for 'living' after 'a', which :func:`query_words` checks itself)."""
+    word = token.strip("'")
+    if len(word) < 2 or word in _STOPWORDS:
+        return None
+    return word.replace("'", "")
+
+
+def after_a_living(token: str, before: str) -> bool:
+    """Whether ``token`` is 'living' in "for a living" (``before``: the token before it): what one
+    earns, not where one lives ("Ahmet lives in ...")."""
+    return token.strip("'") == "living" and before.strip("'") == "a"
+
+
 def query_words(text: str, max_terms: int = 64, unique: bool = True) -> list[str]:
     """The lower-cased words of ``text`` without stop words, apostrophes or operators."""
     words: list[str] = []
     previous = ""
-    for token in _TOKEN.findall(text.lower()):
-        word = token.strip("'")
-        previous, before = word, previous
-        if len(word) < 2 or word in _STOPWORDS or (word == "living" and before == "a"):
-            continue  # "for a living" is what one earns, not where one lives ("Ahmet lives in ...")
-        word = word.replace("'", "")
+    for token in tokens(text):
+        word = word_of(token)
+        skip = word is None or (word == "living" and after_a_living(token, previous))
+        previous = token
+        if word is None or skip:
+            continue
         if unique and word in words:
             continue
         words.append(word)

@@ -375,10 +375,13 @@ class Recaller:
         """Vector and fulltext candidates from the vector cache, and the expansion read with them
         (chosen from the cached hits, as if every one passed the filters; none when the best
         match is weak and the query has sub-queries (``deeper``): they will add candidates). None
-        when the cache cannot tell the exact top ``pool`` (the filters dropped too many hits)."""
+        when the cache cannot tell the exact top ``pool`` (the filters dropped too many hits) or
+        does not hold a fulltext match (written since the revisions were read)."""
         assert self._cache is not None
         nearest = self._cache.nearest(opened, embedding, pool)
         fulltext = self._cache.fulltext(opened, nearest)
+        if fulltext is None:
+            return None
         hits = [Hit(m, cosine, cosine, text) for m, cosine, text in nearest.hits[:pool]]
         best = max((h.score for h in hits), default=None)
         weak = similarity_confidence(best) < self._settings.deep_below

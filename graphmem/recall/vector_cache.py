@@ -380,15 +380,19 @@ class VectorCache:
                 return vector
         return None
 
-    def fulltext(self, opened: Opened, nearest: Nearest) -> list[Candidate]:
+    def fulltext(self, opened: Opened, nearest: Nearest) -> list[Candidate] | None:
         """The fulltext candidates of ``opened``, each with its cached cosine to the query of
-        ``nearest`` (0 for a memory the cache does not hold)."""
+        ``nearest`` and its cached text (the first round trip sends no text); None when the cache
+        does not hold one of them (written after the revisions were read: the graph answers)."""
         with self._lock:  # once for all of them
-            cosines = {
-                m: self._cosine(opened.subtrees, m, nearest.query)
+            held = {
+                m: self._held(opened.subtrees, m, nearest.query)
                 for m in (str(r["id"]) for r in opened.fulltext_rows)
             }
-        return scope_vectors.fulltext_candidates(opened.fulltext_rows, cosines.__getitem__)
+        found = {m: h for m, h in held.items() if h is not None}
+        if len(found) < len(held):
+            return None
+        return scope_vectors.fulltext_candidates(opened.fulltext_rows, found.__getitem__)
 
     @staticmethod
     def _text(subtrees: list[Subtree], memory_id: str) -> str | None:
@@ -399,14 +403,14 @@ class VectorCache:
         return None
 
     @staticmethod
-    def _cosine(subtrees: list[Subtree], memory_id: str, query: np.ndarray) -> float:
-        """The cached cosine of one memory to ``query``, 0 when no subtree holds it (the caller
-        holds the lock)."""
+    def _held(subtrees: list[Subtree], memory_id: str, query: np.ndarray) -> tuple[float, str] | None:
+        """The cached cosine of one memory to ``query`` and its cached text, None when no subtree
+        holds it (the caller holds the lock)."""
         for s in subtrees:
-            value = s.cosine(memory_id, query)
-            if value is not None:
-                return value
-        return 0.0
+            row = s.row_of.get(memory_id)
+            if row is not None:
+                return float(s.matrix[row] @ query), s.texts[row]
+        return None
 
     def forget(self) -> None:
         """Drop every subtree (they reload on the next recall)."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from graphmem.beliefs.statements import RELATION_NOUNS
 
@@ -98,6 +99,9 @@ _QUESTION_WORDS = frozenset(
 )
 
 
+STATED_TEXTS = 20_000  # as recall/keywords.py keeps its analysed texts
+
+
 @dataclass(frozen=True)
 class Whose:
     """A person, and the one of theirs a sentence is about ("" when about the person)."""
@@ -126,9 +130,11 @@ def asked_about(question: str) -> Whose | None:
     return Whose(names[0].lower(), "", who) if names else None
 
 
+@lru_cache(maxsize=STATED_TEXTS)
 def stated_of(memory: str) -> Whose | None:
     """Whose fact ``memory`` states, when its subject opens it: "Kwame's sister Efua is a nurse"
-    is the sister's, "Kwame lives in Kumasi" Kwame's; else None."""
+    is the sister's, "Kwame lives in Kumasi" Kwame's; else None.
+    Kept per text: a recall reads it of every candidate, and a scope's texts recur."""
     body = _NOTE.sub("", memory, count=1)
     relative = _relative(_POSSESSED.match(body))
     if relative is not None:

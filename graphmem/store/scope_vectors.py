@@ -22,6 +22,7 @@ from graphmem.store.fulltext import keyword_params
 from graphmem.store.search import (
     Candidate,
     Expansion,
+    Facts,
     Neighbour,
     Pool,
     SearchFilter,
@@ -54,7 +55,8 @@ class ScopeChange:
 @dataclass(frozen=True)
 class Start:
     """A cached recall's first round trip: the graph's revisions of the scopes asked for, and the
-    fulltext matches that pass the filters (rows with their ranking facts, without cosines)."""
+    fulltext matches that pass the filters (rows with their ranking facts, named as
+    :data:`CANDIDATE_COLUMNS`; without texts or cosines, which the cache holds)."""
 
     revisions: dict[str, int]
     fulltext: list[Row]
@@ -100,6 +102,25 @@ DETAIL_COLUMNS = (
     "contradicts",
 )
 _RECORD = len(RECORD_COLUMNS)
+# The values of a candidate row of a cached recall (a fulltext match of search/cached_recall_start,
+# a hit of search/cached_recall_expand), in order: the memory's id, the retriever's score and its
+# ranking facts (the columns :func:`graphmem.store.search.facts_of` reads).
+CANDIDATE_COLUMNS = (
+    "id",
+    "score",
+    "importance",
+    "strength",
+    "layer",
+    "categories",
+    "occurred",
+    "accessed",
+    "spaced",
+    "priority",
+    "pinned",
+    "fade",
+    "faded_at",
+    "status",
+)
 
 
 def detail_row(values: list[Any]) -> Row:
@@ -182,7 +203,13 @@ def start(tx: Transaction, lucene: str | None, where: SearchFilter, *, text_k: i
         **where.params(),
     )
     row = rows[0]
-    return Start({str(s): int(r) for s, r in row["revisions"]}, list(row["fulltext"]))
+    fulltext = [dict(zip(CANDIDATE_COLUMNS, values, strict=True)) for values in row["fulltext"]]
+    return Start({str(s): int(r) for s, r in row["revisions"]}, fulltext)
+
+
+def _candidate_facts(values: list[Any]) -> Facts:
+    """The ranking facts of a candidate row given as a list in :data:`CANDIDATE_COLUMNS` order."""
+    return facts_of(dict(zip(CANDIDATE_COLUMNS, values, strict=True)))
 
 
 def checked(
@@ -222,15 +249,16 @@ def checked(
     )
     row = rows[0]
     revisions = {str(s): int(r) for s, r in row["revisions"]}
-    # a hit of the pool comes as its id and cosine: its facts come with its detail row
+    # a hit is a list as CANDIDATE_COLUMNS; one of the pool is its id and cosine alone (its facts
+    # come with its detail row)
     details = {str(d[0]): detail_row(d) for d in row["details"]}
     vector = [
         Candidate(
-            str(h["id"]),
-            float(h["score"]),
-            facts_of(h) if "importance" in h else facts_of_detail(details[h["id"]]),
-            float(h["score"]),
-            texts[str(h["id"])],
+            str(h[0]),
+            float(h[1]),
+            _candidate_facts(h) if len(h) > 2 else facts_of_detail(details[h[0]]),
+            float(h[1]),
+            texts[str(h[0])],
         )
         for h in row["hits"]
     ]
@@ -248,9 +276,7 @@ def checked(
     return Checked(vector, expanded, revisions)
 
 
-def fulltext_candidates(rows: list[Row], similarity: Callable[[str], float]) -> list[Candidate]:
-    """Fulltext candidates of :func:`start`, each with its cosine to the query from ``similarity``."""
-    return [
-        Candidate(str(r["id"]), float(r["score"]), facts_of(r), similarity(str(r["id"])), str(r["text"]))
-        for r in rows
-    ]
+def fulltext_candidates(rows: list[Row], held: Callable[[str], tuple[float, str]]) -> list[Candidate]:
+    """Fulltext candidates of :func:`start`, each with its cosine to the query and its text from
+    ``held`` (the cache's)."""
+    return [Candidate(str(r["id"]), float(r["score"]), facts_of(r), *held(str(r["id"]))) for r in rows]

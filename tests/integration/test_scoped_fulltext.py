@@ -73,7 +73,8 @@ def test_scores_in_the_scope_equal_the_whole_graph_index_scores(memory: Memory, 
     def hits(tx: Transaction, scoped: bool) -> dict[str, float]:
         text = keyword_params(WORD, [mine] if scoped else None)
         rows = tx.run("search/cached_recall_start", text_k=100_000, text_limit=50, **text, **where.params())
-        return {str(h["id"]): float(h["score"]) for h in rows[0]["fulltext"]}
+        found = [dict(zip(scope_vectors.CANDIDATE_COLUMNS, h, strict=True)) for h in rows[0]["fulltext"]]
+        return {str(h["id"]): float(h["score"]) for h in found}
 
     scoped = memory._executor.read_statements(lambda tx: hits(tx, True), "test")
     whole = memory._executor.read_statements(lambda tx: hits(tx, False), "test")
