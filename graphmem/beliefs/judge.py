@@ -242,8 +242,10 @@ def _owned_nouns(clause: Clause, owned: str) -> frozenset[str]:
 
 def _ends_its_value(owner: Clause, owned: Clause) -> bool:
     """Whether the owner's statement ends what its thing's statement names ("Ifeoma cancelled the
-    Accra trip" ends "Ifeoma's flight to Accra is on the 8th")."""
-    return owner.predicate in ENDING_LEMMAS and bool(owner.values & owned.values)
+    Accra trip" ends "Ifeoma's flight to Accra is on the 8th"): what the ending verb takes as its
+    object, where it takes one ("finished her master's and joined the Toronto Star" ends no move
+    to Toronto)."""
+    return owner.predicate in ENDING_LEMMAS and bool((owner.replaced or owner.values) & owned.values)
 
 
 def _done_to(other: Clause, changed: Clause) -> bool:
@@ -368,7 +370,7 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
         return True  # two decisions of one subject about one named thing: the later one stands
     if _decided_again(a, b) or _decided_again(b, a):
         return True
-    if b.replaces and a.values & (b.replaced or b.values):
+    if b.replaces and _held(a) & (b.replaced or b.values):
         return True  # "Bob left Google and joined Stripe" names the value it replaces (not "sold
         # 40 bags of cocoa" the "cocoa farm": what a replacing verb replaces is its object)
     families_a, families_b = _families(old, a), _families(new, b)
@@ -571,6 +573,22 @@ def _redoes(again: Clause, other: Clause) -> bool:
     """Whether ``again`` does anew what ``other`` says was done: its verb is the other's with the
     prefix "re-" ("was rewritten in Go" / "is written in Python", "rebuilt" / "built")."""
     return any(v.startswith("re") and len(v) > 4 and v[2:] in other.verbs for v in again.verbs)
+
+
+def _denied_values(a: Clause, b: Clause) -> frozenset[str]:
+    """The values of the affirmed clause that the negated one denies: those it names, or where it
+    ends or leaves something by a verb with an object, that object ("Ayesha finished her master's
+    and joined the Toronto Star" denies no "moved to Toronto")."""
+    negated, other = (a, b) if a.negated else (b, a)
+    return other.values & (negated.replaced or negated.values)
+
+
+def _held(clause: Clause) -> frozenset[str]:
+    """The values ``clause`` holds: of a slot it fills with a name, the name ("Zoe's best friend is
+    Maria Koutsou from her water polo team" holds Maria Koutsou, not water polo); else all of them."""
+    subject = set((clause.subject or "").replace("'s", " ").split())
+    named = {stem(name) for name in clause.names - subject}
+    return frozenset(named) if clause.slot_nouns and named else clause.values
 
 
 def _done_before(act: Clause, changed: Clause) -> bool:
@@ -800,7 +818,7 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
         return Verdict(False, "a plan or a guess, not a change")
     if a.past_only or b.past_only:
         return Verdict(False, "about the past")
-    if a.negated != b.negated and cosine >= NEGATION_COSINE and (a.values & b.values or _denies(a, b)):
+    if a.negated != b.negated and cosine >= NEGATION_COSINE and (_denied_values(a, b) or _denies(a, b)):
         return Verdict(True, "negation")  # "We don't use Kubernetes" / "We adopted Kubernetes"
     if a.negated != b.negated and _affirms_denied_act(a, b):
         return Verdict(True, "negation of the same act")

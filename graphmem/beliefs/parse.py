@@ -138,9 +138,10 @@ class Clause:
     # here: a move to something that is no place ("moved to the intensive care unit"), "work" as
     # where one goes ("takes the MRT to work"), a name given to something else ("an alpaca named Pancho")
     off_attribute: frozenset[str] = frozenset()
-    # stems of what a replacing verb takes as the thing it replaces: its object's head and the names
-    # in it ("Fiesta" of "sold her Fiesta", "bag" of "sold 40 bags of cocoa"), what "from", "off" or
-    # "instead of" names ("switched from Jira"); empty where the parse finds none
+    # stems of what a replacing or ending verb takes as the thing it replaces or ends: its object's
+    # head and the names in it ("Fiesta" of "sold her Fiesta", "bag" of "sold 40 bags of cocoa",
+    # "master" of "finished her master's"), what "from", "off" or "instead of" names ("switched from
+    # Jira"); empty where the parse finds none
     replaced: frozenset[str] = frozenset()
 
 
@@ -620,7 +621,10 @@ def _replaced_things(doc: Any) -> frozenset[str]:
     for t in doc:
         if t.pos_ != "VERB":
             continue
-        replacing = t.lemma_.lower() in REPLACING_LEMMAS or _phrasal(t) in REPLACING_LEMMAS
+        lemmas = {t.lemma_.lower(), _phrasal(t)}
+        replacing = bool(
+            lemmas & (REPLACING_LEMMAS | ENDING_LEMMAS)
+        )  # "sold the Fiesta", "finished her master's"
         for c in t.children:
             if replacing and c.dep_ == "dobj":
                 heads.append(c)
