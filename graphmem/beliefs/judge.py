@@ -245,7 +245,7 @@ def _ends_its_value(owner: Clause, owned: Clause) -> bool:
     Accra trip" ends "Ifeoma's flight to Accra is on the 8th"): what the ending verb takes as its
     object, where it takes one ("finished her master's and joined the Toronto Star" ends no move
     to Toronto)."""
-    return owner.predicate in ENDING_LEMMAS and bool((owner.replaced or owner.values) & owned.values)
+    return owner.predicate in ENDING_LEMMAS and bool((owner.replaced or owner.values) & _held(owned))
 
 
 def _done_to(other: Clause, changed: Clause) -> bool:
@@ -580,7 +580,7 @@ def _denied_values(a: Clause, b: Clause) -> frozenset[str]:
     ends or leaves something by a verb with an object, that object ("Ayesha finished her master's
     and joined the Toronto Star" denies no "moved to Toronto")."""
     negated, other = (a, b) if a.negated else (b, a)
-    return other.values & (negated.replaced or negated.values)
+    return _held(other) & (negated.replaced or negated.values)
 
 
 def _held(clause: Clause) -> frozenset[str]:
