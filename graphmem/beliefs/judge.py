@@ -142,6 +142,8 @@ def _of_someone(clause: Clause) -> bool:
         return True
     possessed = _possessed(clause.subject)
     words = possessed[1].split() if possessed else []
+    if words and words[-1] in clause.names:  # "Yu-ting's younger sister Yu-han": named after the noun
+        return any(w in RELATION_NOUNS for w in words)
     return bool(words) and words[-1] in RELATION_NOUNS
 
 
@@ -161,7 +163,7 @@ def _different_subjects(a: Clause, b: Clause, writer: str = "user") -> bool:
     """
     if a.subject is None or b.subject is None:
         return _ours_and_a_relatives(a, b, writer) or _ours_and_a_relatives(b, a, writer)
-    if a.subject == b.subject:
+    if a.subject == b.subject or _one_name(a, b):
         return False
     pa, pb = _possessed(a.subject), _possessed(b.subject)
     if _named_in_apposition(a, pa, b) or _named_in_apposition(b, pb, a):
@@ -175,6 +177,13 @@ def _different_subjects(a: Clause, b: Clause, writer: str = "user") -> bool:
     if one_thing(a.subject, b.subject):
         return False
     return not (_done_to(a, b) or _done_to(b, a))
+
+
+def _one_name(a: Clause, b: Clause) -> bool:
+    """Whether both subjects end in the same name ("Yu-ting's younger sister Yu-han" and
+    "Yu-ting's sister Yu-han"; "Ayesha's brother Faisal" and "Faisal"): one person."""
+    last_a, last_b = (a.subject or "").split()[-1:], (b.subject or "").split()[-1:]
+    return bool(last_a) and last_a == last_b and last_a[0] in a.names and last_a[0] in b.names
 
 
 def _speaks_of(owned: Clause, possessed: tuple[str, str], owner: Clause) -> bool:
@@ -233,14 +242,51 @@ def _owned_nouns(clause: Clause, owned: str) -> frozenset[str]:
 
 def _ends_its_value(owner: Clause, owned: Clause) -> bool:
     """Whether the owner's statement ends what its thing's statement names ("Ifeoma cancelled the
-    Accra trip" ends "Ifeoma's flight to Accra is on the 8th")."""
-    return owner.predicate in ENDING_LEMMAS and bool(owner.values & owned.values)
+    Accra trip" ends "Ifeoma's flight to Accra is on the 8th"): what the ending verb takes as its
+    object, where it takes one ("finished her master's and joined the Toronto Star" ends no move
+    to Toronto)."""
+    return owner.predicate in ENDING_LEMMAS and bool((owner.replaced or owner.values) & _held(owned))
 
 
 def _done_to(other: Clause, changed: Clause) -> bool:
     """Whether ``changed`` says, with a change verb, that something was done to ``other``'s
-    subject ("My doctor switched me to losartan"); a "new" in it names whose thing is new."""
+    subject ("My doctor switched me to losartan"); a "new" in it names whose thing is new. A change
+    someone named makes of their own is theirs ("Jonas moved and joined Hannah in Copenhagen",
+    "Ayesha's brother Faisal joined Google")."""
+    if _named_doer(changed, other):
+        return False
     return changed.change and changed.predicate in CHANGE_LEMMAS and _names(changed, other.subject)
+
+
+# pronouns that say whom a change was done to ("switched me", "moved him")
+_ACTED_ON = frozenset({"i", "me", "he", "him", "she", "her", "they", "them", "us", "we"})
+
+
+def _named_doer(changed: Clause, other: Clause) -> bool:
+    """Whether ``changed`` is said of someone it names (by a name of one word or more: "Jonas",
+    "Ji-hoon", "Ayesha's brother Faisal") other than the one ``other`` names as its subject, and
+    names no one it is done to: what such a change does, it does to its doer ("Jonas moved to
+    Copenhagen and joined Hannah" changes no home of Hannah's; "Dr. Lindqvist switched me to
+    losartan" changes mine)."""
+    if not (_is_named(changed) and _is_named(other)) or _one_subject(changed, other):
+        return False  # "Bean There raised the latte to $3.50" changes the latte
+    return not changed.lemmas & _ACTED_ON
+
+
+def _one_subject(a: Clause, b: Clause) -> bool:
+    """Whether the two clauses are said of one subject, by its key or by its name."""
+    return one_thing(a.subject or "", b.subject or "") or _one_name(a, b)
+
+
+def _is_named(clause: Clause) -> bool:
+    """Whether ``clause`` is said of someone or something it names ("Ji-hoon", "Ayesha's brother
+    Faisal"; not "Yu-ting's sister"): the first or the last word of its subject is a name, of what
+    is owned when the subject is someone's."""
+    possessed = _possessed(clause.subject or "")
+    if possessed is not None:
+        return possessed[1].split()[-1] in clause.names
+    words = (clause.subject or "").split()
+    return bool(words) and (words[0] in clause.names or words[-1] in clause.names)
 
 
 def _names(clause: Clause, subject: str | None) -> bool:
@@ -324,8 +370,9 @@ def _same_slot(old: Statement, new: Statement, a: Clause, b: Clause, cosine: flo
         return True  # two decisions of one subject about one named thing: the later one stands
     if _decided_again(a, b) or _decided_again(b, a):
         return True
-    if b.replaces and a.values & b.values:
-        return True  # "Bob left Google and joined Stripe" names the value it replaces
+    if b.replaces and _held(a) & (b.replaced or b.values):
+        return True  # "Bob left Google and joined Stripe" names the value it replaces (not "sold
+        # 40 bags of cocoa" the "cocoa farm": what a replacing verb replaces is its object)
     families_a, families_b = _families(old, a), _families(new, b)
     if families_a & families_b:
         return True
@@ -343,10 +390,15 @@ def _families(statement: Statement, clause: Clause) -> frozenset[str]:
     """The single-valued attribute families (statements.SINGLE_VALUED) a clause of ``statement``
     speaks of: the statement's when it is one clause, else the clause's own words' ("Jonas moved
     to Copenhagen; he works for the ambulance service now": the second clause is about work, not
-    where anyone lives)."""
+    where anyone lives); neither the words that name no attribute of the subject there
+    (Clause.off_attribute: "moved to the day shift", "takes the MRT to work")."""
+    off = clause.off_attribute
     if len(clauses_of(statement)) < 2:
-        return statement.families
-    stems = {stem(lemma) for lemma in clause.lemmas}
+        if not off & statement.words:
+            return statement.families
+        words = statement.words - off  # "Yuki moved to the intensive care unit": no new home
+        return frozenset(name for name, vocab in SINGLE_VALUED.items() if words & vocab)
+    stems = {stem(lemma) for lemma in clause.lemmas - off}
     return frozenset(name for name, vocab in _FAMILY_STEMS.items() if vocab & stems)
 
 
@@ -371,7 +423,7 @@ def _changes_the_subject_of(changed: Clause, other: Clause) -> bool:
     about ("Postponed the audit to May 9" changes what "The audit is on April 2" says of the audit)."""
     if not (changed.predicate in CHANGE_LEMMAS and other.subject) or other.subject == changed.subject:
         return False  # the verb itself is the change ("a new sofa" changes nothing of the cat's)
-    if changed.subject and changed.subject in changed.names and not one_thing(changed.subject, other.subject):
+    if _is_named(changed) and not _one_subject(changed, other):
         return False  # a named doer's change is theirs: "Marco moved and joined Giulia" changes no Giulia
     return _names(changed, other.subject)
 
@@ -436,7 +488,10 @@ def _one_measure(a: Clause, b: Clause) -> bool:
     acts = a.predicate and b.predicate and a.predicate != b.predicate
     if acts and not (a.predicate in CHANGE_LEMMAS or b.predicate in CHANGE_LEMMAS):
         return False
-    return bool(a.counted & b.counted) or bool(a.subject_nouns and a.subject_nouns <= b.lemmas)
+    if a.counted and b.counted and not a.counted & b.counted:
+        return False  # "three children" / "20 acres": two things counted
+    named = a.subject_nouns & a.names  # "Kwame has ..." / "Kwame bought ...": one person, not one measure
+    return bool(a.counted & b.counted) or bool(a.subject_nouns and not named and a.subject_nouns <= b.lemmas)
 
 
 def _same_measure(a: Clause, b: Clause) -> bool:
@@ -518,6 +573,32 @@ def _redoes(again: Clause, other: Clause) -> bool:
     """Whether ``again`` does anew what ``other`` says was done: its verb is the other's with the
     prefix "re-" ("was rewritten in Go" / "is written in Python", "rebuilt" / "built")."""
     return any(v.startswith("re") and len(v) > 4 and v[2:] in other.verbs for v in again.verbs)
+
+
+def _denied_values(a: Clause, b: Clause) -> frozenset[str]:
+    """The values of the affirmed clause that the negated one denies: those it names, or where it
+    ends or leaves something by a verb with an object, that object ("Ayesha finished her master's
+    and joined the Toronto Star" denies no "moved to Toronto")."""
+    negated, other = (a, b) if a.negated else (b, a)
+    return _held(other) & (negated.replaced or negated.values)
+
+
+def _held(clause: Clause) -> frozenset[str]:
+    """The values ``clause`` holds: of a slot it fills with a name, the name ("Zoe's best friend is
+    Maria Koutsou from her water polo team" holds Maria Koutsou, not water polo); else all of them."""
+    subject = set((clause.subject or "").replace("'s", " ").split())
+    named = {stem(name) for name in clause.names - subject}
+    return frozenset(named) if clause.slot_nouns and named else clause.values
+
+
+def _done_before(act: Clause, changed: Clause) -> bool:
+    """Whether ``act`` tells of something done, no number reached, that the later ``changed``
+    does not undo: "Agnieszka studied pharmacy" / "Agnieszka became the manager of the pharmacy"
+    (what was done stays done), not "bought a Tesla" / "sold the Tesla" (what it replaces, it names)
+    nor "The latte went up to $3.50" / "The latte is $4.25 now" (a level, not an act)."""
+    if not (act.event and changed.change) or act.change or act.to_level or act.quantities:
+        return False
+    return not (changed.replaces and act.values & (changed.replaced or changed.values))
 
 
 def _slot_is_value(named: Clause, other: Clause) -> bool:
@@ -737,7 +818,7 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
         return Verdict(False, "a plan or a guess, not a change")
     if a.past_only or b.past_only:
         return Verdict(False, "about the past")
-    if a.negated != b.negated and cosine >= NEGATION_COSINE and (a.values & b.values or _denies(a, b)):
+    if a.negated != b.negated and cosine >= NEGATION_COSINE and (_denied_values(a, b) or _denies(a, b)):
         return Verdict(True, "negation")  # "We don't use Kubernetes" / "We adopted Kubernetes"
     if a.negated != b.negated and _affirms_denied_act(a, b):
         return Verdict(True, "negation of the same act")
@@ -751,6 +832,8 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
     # what is done instead is not the same, nor is selling or leaving what the other one names
     if _restates(a, b, cosine) and "instead" not in b.lemmas and not (b.replaces and a.values & b.values):
         return Verdict(False, "restates or narrows")
+    if _done_before(a, b):
+        return Verdict(False, PAST_ACT)
     if b.change or a.change:
         return Verdict(True, "change announced")
     trades = b.replaces and bool(a.values & b.values)  # "traded in the Brompton for a Tern"

@@ -87,6 +87,7 @@ _TRIGGER = re.compile(  # a start of three letters or fewer ("go", "die") only w
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
+_WRITTEN = re.compile(r"[A-Za-z0-9][\w'-]*")  # a word as written, capitals and all
 # a statement about something of the writer's ("Our CI runs on Jenkins", "My laptop runs Windows")
 _OURS = re.compile(r"^\W*(?:my|our)\b", re.IGNORECASE)
 _VALUE_POS = frozenset({"PROPN", "NOUN", "NUM", "X", "ADJ"})
@@ -361,10 +362,18 @@ def leaves_its_value(old: Statement, new: Statement) -> bool:
     words = frozenset(stem(w) for w in _WORD.findall(old.body.lower()) if w not in STOPWORDS)
     words = words - subject - ended
     writer = (new.speaker or "user").lower()
+    # a name is written as one: "Tango" the cat is not the "tango" Camila plays
+    written = (
+        frozenset(stem(w.lower()) for w in _WRITTEN.findall(old.body) if w[:1].isupper()) - subject - ended
+    )
+    # a slot filled with a name ("Zoe's best friend is Maria Koutsou from her water polo team")
+    # holds that name: what the rest names only says which one
+    by_name = bool(whole.slot_nouns and {stem(n) for n in whole.names} - subject)
     for left in lefts:
-        named = left.names & words  # a name the other says ("RabbitMQ"), whatever the parser made of it
-        held = named or (left.words & values and left.words <= values)
-        held = held or any(names_the_doer(word, values) for word in left.words)  # "left teaching"
+        named = left.names & written  # a name the other says ("RabbitMQ"), whatever the parser made of it
+        held = named or (not (by_name or left.ended) and left.words & values and left.words <= values)
+        # "left teaching" / "is a teacher"; "sold his taxi plate" / "earns ... from the taxi"
+        held = held or (not by_name and any(names_the_doer(w, values) for w in left.words - left.names))
         # the act the stored statement states: "retired from teaching" / "teaches chemistry"
         held = held or (whole.predicate is not None and stem(whole.predicate) in left.words)
         if held and _left_by_its_holder(left, whole, writer, old):

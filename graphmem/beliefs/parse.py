@@ -134,6 +134,15 @@ class Clause:
     kinds: frozenset[str] = frozenset()
     # whom or what its number is for ("cost $25 for adults", "budget $5k for marketing")
     per: frozenset[str] = frozenset()
+    # words of an attribute family (statements.SINGLE_VALUED) that name no attribute of the subject
+    # here: a move to something that is no place ("moved to the intensive care unit"), "work" as
+    # where one goes ("takes the MRT to work"), a name given to something else ("an alpaca named Pancho")
+    off_attribute: frozenset[str] = frozenset()
+    # stems of what a replacing or ending verb takes as the thing it replaces or ends: its object's
+    # head and the names in it ("Fiesta" of "sold her Fiesta", "bag" of "sold 40 bags of cocoa",
+    # "master" of "finished her master's"), what "from", "off" or "instead of" names ("switched from
+    # Jira"); empty where the parse finds none
+    replaced: frozenset[str] = frozenset()
 
 
 def named_words(clause: Clause) -> set[str]:
@@ -587,6 +596,65 @@ def read_clause(text: str, speaker: str | None = None) -> Clause:
     return clause
 
 
+# entities that name a place someone may live in
+PLACE_LABELS = frozenset({"GPE", "LOC", "FAC"})
+
+
+def _moves_to_no_place(token: Any, places: bool) -> bool:
+    """Whether ``token`` is "move" to a common noun in a text that names no place: "moved to the
+    intensive care unit", "moved to the day shift" (not "moved to a flat in Abeno", "moved to Lyon")."""
+    if places or token.lemma_.lower() != "move" or token.pos_ != "VERB":
+        return False
+    goals = [
+        g
+        for c in token.children
+        if c.dep_ in {"prep", "dative"} and c.lower_ in {"to", "into"}
+        for g in c.children
+        if g.dep_ == "pobj"
+    ]
+    return bool(goals) and all(g.pos_ == "NOUN" for g in goals)
+
+
+def _replaced_things(doc: Any) -> frozenset[str]:
+    """The stems of what the replacing verbs of ``doc`` replace (Clause.replaced)."""
+    heads = []
+    for t in doc:
+        if t.pos_ != "VERB":
+            continue
+        lemmas = {t.lemma_.lower(), _phrasal(t)}
+        replacing = bool(
+            lemmas & (REPLACING_LEMMAS | ENDING_LEMMAS)
+        )  # "sold the Fiesta", "finished her master's"
+        for c in t.children:
+            if replacing and c.dep_ == "dobj":
+                heads.append(c)
+            elif c.dep_ == "prep" and c.lower_ in {"from", "off"} and t.lemma_.lower() in CHANGE_LEMMAS:
+                heads.extend(g for g in c.children if g.dep_ == "pobj")
+    for t in doc:  # "through Adyen instead of Stripe"
+        if t.lower_ == "of" and t.i > 0 and doc[t.i - 1].lower_ == "instead":
+            heads.extend(g for g in t.children if g.dep_ == "pobj")
+    words = [
+        w
+        for head in heads
+        for w in (head, *(c for c in head.children if c.dep_ in {"compound", "poss"} and c.pos_ == "PROPN"))
+    ]
+    return frozenset(stem(word_form(w)) for w in words)
+
+
+def _off_attribute(doc: Any) -> frozenset[str]:
+    """The words of ``doc`` that would name an attribute family but here say something else (see
+    Clause.off_attribute), in lower case as written and as lemmas."""
+    places = any(e.label_ in PLACE_LABELS for e in doc.ents)
+    off: set[str] = set()
+    for t in doc:
+        before = doc[t.i - 1].lower_ if t.i > 0 else ""
+        going = t.lower_ == "work" and before in {"to", "from"} and all(c.lower_ == "to" for c in t.children)
+        naming = t.dep_ == "acl" and t.lemma_.lower() in {"name", "call"}
+        if going or naming or _moves_to_no_place(t, places):
+            off |= {t.lower_, t.lemma_.lower()}
+    return frozenset(off)
+
+
 @lru_cache(maxsize=8192)
 def _read(text: str, speaker: str) -> Clause:
     doc = parse_doc(text)
@@ -695,4 +763,6 @@ def _read(text: str, speaker: str) -> Clause:
         dates=frozenset(
             stem(word_form(t)) for t in value_tokens if t.ent_type_ == "DATE" and t.pos_ == "PROPN"
         ),
+        off_attribute=_off_attribute(doc),
+        replaced=_replaced_things(doc),
     )

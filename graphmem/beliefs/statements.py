@@ -69,7 +69,9 @@ SINGLE_VALUED: dict[str, frozenset[str]] = {
     "diet": lexicon("diet vegetarian vegan pescatarian omnivore keto meat"),
     "manager": lexicon("manager boss reports report supervisor"),
     "contact": frozenset({"email", "phone", "number", "handle"}),
-    "price": frozenset({"price", "costs", "cost", "budget", "salary", "rent", "pays", "paid"}),
+    "price": frozenset({"price", "costs", "cost", "budget", "rent", "pays", "paid"}),
+    # what someone is paid is not what they pay: a salary does not replace a rent
+    "income": frozenset({"salary"}),
 }
 MULTI_VALUED = lexicon(
     "like likes love loves enjoy enjoys enjoyed visited visit has have own owns speak speaks know "
