@@ -153,8 +153,6 @@ class RememberPipeline:
             i for i, item in enumerate(items) if item.categories is None or item.importance is None
         ]
         field_usage = Usage()
-        if self._limits.infer_fields:
-            items, field_usage = self._fields.complete(items)
         now = self._clock.now()
         statements = [read_statement(item.text, speaker_of(item)) for item in items]
         ahead = None
@@ -171,6 +169,9 @@ class RememberPipeline:
                 else [],
             )
         try:
+            # Fields (categories, importance) change nothing the read-ahead reads: inferred meanwhile.
+            if self._limits.infer_fields:
+                items, field_usage = self._fields.complete(items)
             vectors = self._embedder.embed([item.text for item in items])
         finally:
             if ahead is not None:
