@@ -27,6 +27,7 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -369,6 +370,7 @@ def parse_ahead(texts: Sequence[str]) -> None:
         parse_docs(body for text, body in short if _wants_names(text))
 
 
+@lru_cache(maxsize=4096)  # asked again of a batch's texts on the write path, after its read-ahead
 def _wants_names(text: str) -> bool:
     """Whether extracting the entities of ``text`` reads its NER tags."""
     try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
@@ -33,16 +33,22 @@ class ReadsAhead(Protocol):
 
 
 def read_ahead(
-    bodies: Sequence[str], texts: Sequence[tuple[str, datetime]], linkers: Iterable[object]
+    bodies: Sequence[str],
+    texts: Sequence[tuple[str, datetime]],
+    linkers: Iterable[object],
+    also: Sequence[Callable[[], object]] = (),
 ) -> threading.Thread:
-    """Start a thread that parses ``bodies`` and lets each linker that reads ahead read ``texts``;
-    the caller joins it before it needs the results. Never raises: a failure here only loses the
-    head start (the write path does the work again, and reports its errors itself)."""
+    """Start a thread that parses ``bodies``, runs each of ``also`` (work of the texts alone that
+    the write path would otherwise do under the scope locks) and lets each linker that reads ahead
+    read ``texts``; the caller joins it before it needs the results. Never raises: a failure here
+    only loses the head start (the write path does the work again, and reports its errors itself)."""
     readers = [linker for linker in linkers if isinstance(linker, ReadsAhead)]
 
     def read() -> None:
         try:
             tag_docs(bodies)  # the belief check asks for entities of the few it judges
+            for work in also:
+                work()
             for reader in readers:
                 reader.read_ahead(texts)
         except Exception:  # only a head start: the write path does it again and raises then

@@ -20,6 +20,7 @@ import numpy as np
 
 from graphmem.beliefs.gate import gate_of, may_conflict_pairs
 from graphmem.beliefs.judge import judge_in_time, parse_sentences_ahead
+from graphmem.beliefs.left_behind import parse_left_behind_ahead
 from graphmem.beliefs.refine import refines
 from graphmem.beliefs.resolver import LEARNED, BeliefChecker, Neighbour
 from graphmem.beliefs.restore import parse_docs
@@ -152,18 +153,25 @@ class RememberPipeline:
             i for i, item in enumerate(items) if item.categories is None or item.importance is None
         ]
         field_usage = Usage()
-        if self._limits.infer_fields:
-            items, field_usage = self._fields.complete(items)
         now = self._clock.now()
         statements = [read_statement(item.text, speaker_of(item)) for item in items]
         ahead = None
+        # The lookup floor of each statement (its parses with entities), worked out meanwhile: one
+        # list, or none when the read-ahead failed or did not run (the write path works it out then).
+        floors_ahead: list[list[float]] = []
         if len(items) > 1:  # a lone text embeds too quickly to hide anything behind it
             ahead = read_ahead(
                 [s.body for s in statements if s.atomic] if self._limits.belief_checks else [],
                 [(item.text, item.occurred_at or now) for item in items],
                 self._linkers if self._limits.link_graph else (),
+                also=[lambda: floors_ahead.append(self._beliefs.lookup_min_cosines(statements))]
+                if self._limits.belief_checks
+                else [],
             )
         try:
+            # Fields (categories, importance) change nothing the read-ahead reads: inferred meanwhile.
+            if self._limits.infer_fields:
+                items, field_usage = self._fields.complete(items)
             vectors = self._embedder.embed([item.text for item in items])
         finally:
             if ahead is not None:
@@ -188,7 +196,8 @@ class RememberPipeline:
                 for d in drafts:
                     if d.index == field_charge:
                         d.llm_calls += field_usage.calls
-            return self._write_drafts(tx, owners, drafts, vectors, now)
+            floors = [floors_ahead[0][d.index] for d in drafts] if floors_ahead else None
+            return self._write_drafts(tx, owners, drafts, vectors, now, floors)
 
         return self._store.write(work)
 
@@ -199,14 +208,17 @@ class RememberPipeline:
         drafts: list[_Draft],
         vectors: np.ndarray,
         now: datetime,
+        floors: list[float] | None = None,
     ) -> list[WriteResult]:
         """Take the write lock of each draft's scope, check the drafts against the stored memories
-        (read under the locks, in the same statement) and write them."""
-        floors = (
-            self._beliefs.lookup_min_cosines([d.statement for d in drafts])
-            if self._limits.belief_checks
-            else [self._limits.store_duplicate_cosine] * len(drafts)
-        )
+        (read under the locks, in the same statement) and write them; ``floors``: each draft's
+        lookup floor when read ahead."""
+        if floors is None:
+            floors = (
+                self._beliefs.lookup_min_cosines([d.statement for d in drafts])
+                if self._limits.belief_checks
+                else [self._limits.store_duplicate_cosine] * len(drafts)
+            )
         neighbours = self._store.lock_and_find_similar(
             tx, [(d.scope, d.embedding) for d in drafts], min_cosine=floors
         )
@@ -218,6 +230,13 @@ class RememberPipeline:
         ]
         parse_docs(judged_bodies(judged))
         parse_sentences_ahead(judged)
+        if self._limits.belief_checks:
+            parse_left_behind_ahead(
+                _in_time(stored[n.id], n.occurred_at, d.statement, d.occurred_at)
+                for d, found in zip(drafts, neighbours, strict=True)
+                for n in found
+                if n.cosine >= self._beliefs.min_cosine
+            )
         for draft, found in zip(drafts, neighbours, strict=True):
             self._against_store(draft, found, stored, now, reinforcements, supersessions)
         fresh = [d for d in drafts if d.reinforce_id is None]
@@ -366,6 +385,10 @@ class RememberPipeline:
         pairs = _judged_pairs(fresh, cosines >= self._beliefs.min_cosine)
         # their entities in one batch (the read-ahead parsed the texts without them)
         parse_docs(judged_bodies((fresh[a].statement, fresh[b].statement) for a, b in pairs))
+        parse_left_behind_ahead(
+            _in_time(fresh[a].statement, fresh[a].occurred_at, fresh[b].statement, fresh[b].occurred_at)
+            for a, b in pairs
+        )
         # later draft -> earlier ones kept unread, with the probability the pair model must reach
         unread: dict[int, list[tuple[int, float]]] = defaultdict(list)
         for a_pos, b_pos in pairs:
@@ -462,6 +485,13 @@ class RememberPipeline:
             else:
                 results.append(WriteResult(memory=by_index[owner].memory, actions=["duplicate"]))
         return results
+
+
+def _in_time(
+    first: Statement, first_at: datetime, second: Statement, second_at: datetime
+) -> tuple[Statement, Statement]:
+    """(old, new) as :func:`judge_in_time` orders two statements: the one that happened later is new."""
+    return (second, first) if second_at < first_at else (first, second)
 
 
 def _judged_pairs(fresh: list[_Draft], close: np.ndarray) -> list[tuple[int, int]]:

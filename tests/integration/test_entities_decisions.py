@@ -354,3 +354,23 @@ def test_the_decisions_route_serves_the_ledger(
         assert set(got[0]) >= {"id", "text", "reasoning", "domain", "outcome", "decided_at", "status"}
         assert client.get("/v1/decisions", params={"domain": "astrology"}).status_code == 422
         assert memory.decisions(topic="hosting", scope=scope)[0].id == rows[0]["id"]
+
+
+def test_a_writes_entity_read_seeks_its_scope_instead_of_scanning_every_entity(driver: neo4j.Driver) -> None:
+    """Every write that links entities reads its scopes' entities (entities/find_candidates): that
+    read seeks them by index, so its cost follows the scope's entities, not the whole graph's (it
+    scanned every Entity twice per scope before the scope and group id indexes)."""
+    query = default_catalog().get("entities/find_candidates").text
+    with driver.session() as session:
+        result = session.run(
+            f"EXPLAIN {query}", scopes=[{"scope": "/plan/a", "group_id": "plan_a"}], limit=10
+        )
+        plan = result.consume().plan
+    assert plan is not None
+
+    def operators(step: dict[str, Any]) -> list[str]:
+        return [str(step["operatorType"])] + [o for c in step.get("children", []) for o in operators(c)]
+
+    found = operators(dict(plan))
+    assert not [o for o in found if o.startswith("NodeByLabelScan") or o.startswith("AllNodesScan")], found
+    assert any(o.startswith("NodeIndexSeek") for o in found), found

@@ -119,3 +119,37 @@ def test_the_date_pass_finds_the_days_a_full_reading_of_each_text_finds() -> Non
     found = future_days_batch([(t, at) for t in texts])
     assert found == [_days(full(t), at, True) for t in texts]
     assert [bool(days) for days in found] == [True, False, True, False, True]
+
+
+def test_what_the_left_behind_test_parses_is_parsed_ahead_in_batches(monkeypatch: Any) -> None:
+    """The belief judge's first test of a pair (does the new text leave the old one's value?) finds
+    every parse it needs made ahead in batches: no text reaches spaCy one at a time, and the
+    verdicts are those it gives without the head start."""
+    from graphmem import language
+    from graphmem.beliefs.left_behind import leaves_its_value, parse_left_behind_ahead
+
+    pairs = [
+        ("I live in the left-ahead test's Rotterdam.", "Left the left-ahead test's Rotterdam in May."),
+        (
+            "I work at the left-ahead test's Initech.",
+            "Big news: we quit the left-ahead test's Initech last week. Starting somewhere new soon!",
+        ),
+        ("I drive a left-ahead test's Volvo.", "The left-ahead test's Volvo got a new coat of paint."),
+    ]
+    statements = [(read_statement(old), read_statement(new)) for old, new in pairs]
+    parse_left_behind_ahead(statements)
+    one_by_one: list[str] = []
+    pipeline = language.english()
+
+    class Spy:
+        def __call__(self, text: str) -> Any:
+            one_by_one.append(text)
+            return pipeline(text)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(pipeline, name)
+
+    monkeypatch.setattr(language, "english", lambda: Spy())
+    verdicts = [leaves_its_value(old, new) for old, new in statements]
+    assert one_by_one == []
+    assert verdicts == [True, True, False]
