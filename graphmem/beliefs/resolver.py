@@ -12,6 +12,7 @@ import numpy as np
 from graphmem.beliefs.change_cue import ChangeCue, Kept
 from graphmem.beliefs.judge import Verdict, clauses_of, judge_in_time
 from graphmem.beliefs.pair_head import PairHead, shipped_head
+from graphmem.beliefs.pair_reader import PairEncoder, PairReader, shipped_reader
 from graphmem.beliefs.plan import BeliefAction, BeliefPlan
 from graphmem.beliefs.relation import (
     Candidate,
@@ -81,12 +82,15 @@ class BeliefSettings:
     # judge.Verdict.other_subject). Chosen on the dev halves (0.5 / 0.6 / 0.7 / 0.85); 1.0: never
     pair_model_other_subject_min: float = 0.6
 
-    def model_floor(self, verdict: Verdict) -> float | None:
+    def model_floor(self, verdict: Verdict, with_past: bool = False) -> float | None:
         """How likely the pair model must read a replacement where the judge kept both statements
-        with this verdict, or None where the judge's reason stands."""
-        if verdict.unread:
+        with this verdict, or None where the judge's reason stands. ``with_past``: both learned
+        readers read it, and a clause about the past is theirs to read too (judge.ABOUT_THE_PAST)."""
+        unread = verdict.unread_or_past if with_past else verdict.unread
+        other_subject = verdict.other_subject_or_past if with_past else verdict.other_subject
+        if unread:
             return self.pair_model_min
-        if verdict.other_subject and self.pair_model_other_subject_min < 1.0:
+        if other_subject and self.pair_model_other_subject_min < 1.0:
             return self.pair_model_other_subject_min
         return None
 
@@ -116,6 +120,7 @@ class BeliefChecker:
         cue: ChangeCue | None = None,
         embedder: Embedder | None = None,
         head: PairHead | None = None,
+        reader: PairReader | None = None,
     ) -> None:
         self._llm = llm
         self._settings = settings or BeliefSettings()
@@ -127,6 +132,12 @@ class BeliefChecker:
             embedder is not None and head is not None and head.fits(embedder.model_name, embedder.dimension)
         )
         self._head = head if fits else None
+        reader = reader if reader is not None else shipped_reader()
+        self._reader: PairReader | None = None
+        self._pairs: PairEncoder | None = None
+        if self._head is not None and reader is not None and isinstance(embedder, PairEncoder):
+            fits_reader = reader.fits(embedder.model_name, embedder.dimension)
+            self._reader, self._pairs = (reader, embedder) if fits_reader else (None, None)
 
     @property
     def min_cosine(self) -> float:
@@ -167,10 +178,10 @@ class BeliefChecker:
                 actions.append(BeliefAction(memory_id=n.id, action="update", reason=verdict.reason))
                 continue
             kept.append(Kept(n.id, n.statement, n.cosine, n.occurred_at <= occurred_at, verdict.reason))
-            floor = self._settings.model_floor(verdict)
+            floor = self.model_floor(verdict)
             if floor is not None:
                 unread.append((n, floor))
-        learned = self.learned_replacement(unread, occurred_at, vector)
+        learned = self.learned_replacement(unread, occurred_at, vector, new.text)
         if learned is not None:
             actions.append(BeliefAction(memory_id=learned, action="update", reason=LEARNED))
             kept = [k for k in kept if k.id != learned]
@@ -186,13 +197,16 @@ class BeliefChecker:
     def model_floor(self, verdict: Verdict) -> float | None:
         """How likely the pair model must read a replacement where the judge kept both statements
         with this verdict (None: the judge's reason stands)."""
-        return self._settings.model_floor(verdict) if self._head is not None else None
+        if self._head is None:
+            return None
+        return self._settings.model_floor(verdict, with_past=self._reader is not None)
 
     def learned_replacement(
         self,
         unread: Sequence[tuple[Neighbour, float]],
         occurred_at: datetime,
         vector: Sequence[float] | None,
+        text: str | None = None,
     ) -> str | None:
         """The one stored statement of ``unread`` (kept by the judge for want of a reading, each
         with the probability the pair model must reach for it) that the pair model reads the new
@@ -207,7 +221,13 @@ class BeliefChecker:
         new = np.asarray(vector, dtype=np.float64)
         pairs = [(stored, new) if n.occurred_at <= occurred_at else (new, stored) for n, stored, _ in read]
         earlier, later = (np.stack(side).astype(np.float64) for side in zip(*pairs, strict=True))
-        scores = self._head.update_probability(earlier, later).tolist()
+        scores = self._head.update_probability(earlier, later)
+        if self._reader is not None and self._pairs is not None and text is not None:
+            # the two readers' mean: the head reads the vectors, the reader the two texts together
+            texts = [(n.text, text) if n.occurred_at <= occurred_at else (text, n.text) for n, _, _ in read]
+            cosines = [float(np.dot(np.asarray(stored, dtype=np.float64), new)) for _, stored, _ in read]
+            scores = (scores + self._reader.update_probability(self._pairs, texts, cosines)) / 2.0
+        scores = scores.tolist()
         order = sorted(range(len(read)), key=lambda i: -scores[i])
         best = scores[order[0]]
         runner_up = scores[order[1]] if len(order) > 1 else 0.0

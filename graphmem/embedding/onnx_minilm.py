@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from tokenizers import Encoding, Tokenizer
 
 VARIANT = "onnx-int8"
+# the longest pair of statements the belief check's pair reader reads, in tokens (both, with the markers)
+PAIR_TOKENS = 96
 # The fused graph is kept when every probe text's vector has at least this cosine to the plain
 # graph's (float32 both: measured 1.0 to 6 decimals on 1,000 LoCoMo texts, bench.embedding_fusion).
 FUSED_MIN_COSINE = 0.9999
@@ -207,6 +209,38 @@ class OnnxMiniLMEmbedder:
         """Embed one text into a unit vector of shape ``(384,)``; raises as :meth:`embed`."""
         vector: Vectors = self.embed([text])[0]
         return vector
+
+    def encode_pairs(
+        self, pairs: Sequence[tuple[str, str]], max_tokens: int = PAIR_TOKENS
+    ) -> tuple[NDArray[np.float32], NDArray[np.int64], NDArray[np.int64]]:
+        """The model's last hidden states for each pair read as one input ("[CLS] first [SEP]
+        second [SEP]", the second's tokens of type 1), at most ``max_tokens`` tokens a pair: the
+        states ``(n, width, 384)``, the attention mask and the token types ``(n, width)``. Read by
+        the belief check's pair reader (beliefs/pair_reader.py); raises as :meth:`embed`."""
+        if self._session is None:
+            self.load()
+        assert self._tokenizer is not None
+        encodings = [self._tokenizer.encode(first, second) for first, second in pairs]
+        width = min(max_tokens, max((len(e.ids) for e in encodings), default=1))
+        ids = np.zeros((len(encodings), width), dtype=np.int64)
+        mask = np.zeros_like(ids)
+        types = np.zeros_like(ids)
+        for row, encoding in enumerate(encodings):
+            size = min(width, len(encoding.ids))
+            ids[row, :size] = encoding.ids[:size]
+            mask[row, :size] = 1
+            types[row, :size] = encoding.type_ids[:size]
+        feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+        try:
+            (output,) = self._session.run(
+                [self._output_name], {k: v for k, v in feed.items() if k in self._input_names}
+            )
+        except Exception as e:  # onnxruntime raises its own, unexported exception types
+            raise EmbeddingError(f"onnxruntime failed to read {len(encodings)} statement pairs: {e}") from e
+        hidden = np.asarray(output, dtype=np.float32)
+        if hidden.ndim != 3:
+            raise EmbeddingError("this ONNX graph gives pooled vectors, not the token states pairs need")
+        return hidden, mask, types
 
     def _resolve_model(self) -> tuple[Path, str | None]:
         if self._model_path is not None:

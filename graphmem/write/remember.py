@@ -429,7 +429,8 @@ class RememberPipeline:
                 for e, floor in earlier_ones
                 if fresh[e].lost_to is None
             ]
-            chosen = self._beliefs.learned_replacement(candidates, new.occurred_at, block[later])
+            text = new.item.text
+            chosen = self._beliefs.learned_replacement(candidates, new.occurred_at, block[later], text)
             if chosen is not None:
                 found.append(self._lost(fresh[int(chosen)], new, LEARNED, now))
         return found
