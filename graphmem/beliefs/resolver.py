@@ -104,6 +104,14 @@ def _prompt(text: str, occurred_at: datetime, neighbours: Sequence[Neighbour]) -
 LEARNED = "a newer value, as the pair model reads it"
 
 
+def read_apart(old: Statement, new: Statement) -> bool:
+    """Whether the parse read each statement as a single-valued attribute of its own and found none
+    in common ("Nadia's birthday is 9 October" / "Nadia started a new job at Unilever"): that is a
+    reading, so the learned pair readers may not overrule it (the pair reader read that new job as
+    ending the birthday at p 0.78)."""
+    return bool(old.families and new.families and not old.families & new.families)
+
+
 def _topic_words(statement: Statement) -> frozenset[str]:
     """The content words of a statement beyond the words of whom it is about."""
     return statement.content - statement.subject_words - {statement.subject or ""}
@@ -179,7 +187,7 @@ class BeliefChecker:
                 continue
             kept.append(Kept(n.id, n.statement, n.cosine, n.occurred_at <= occurred_at, verdict.reason))
             floor = self.model_floor(verdict)
-            if floor is not None:
+            if floor is not None and not read_apart(n.statement, new):
                 unread.append((n, floor))
         learned = self.learned_replacement(unread, occurred_at, vector, new.text)
         if learned is not None:

@@ -147,3 +147,14 @@ def test_the_shipped_reader_reads_a_move_above_a_visit(onnx: OnnxMiniLMEmbedder)
     vectors = onnx.embed([old, pairs[0][1], pairs[1][1]])
     moved, visited = reader.update_probability(onnx, pairs, [float(vectors[0] @ v) for v in vectors[1:]])
     assert moved > 0.5 > visited
+
+
+def test_two_attributes_the_parse_read_apart_stay_whatever_the_readers_read() -> None:
+    """A birthday and a job are two things the parse reads: news of one leaves the other, however
+    sure both learned readers are."""
+    stored = [_stored("birthday", "Tomas's birthday is 3 May.")]
+    later, vector = T0 + timedelta(days=30), _unit(1.0, 0.0, 0.0, 0.0)
+    plan = _checker(_Pairs(), _reader(5.0)).offline(
+        read_statement("Tomas started a new job at Siemens."), later, stored, vector
+    )
+    assert LEARNED not in plan.replaced().values()
