@@ -186,8 +186,8 @@ class BeliefChecker:
                 actions.append(BeliefAction(memory_id=n.id, action="update", reason=verdict.reason))
                 continue
             kept.append(Kept(n.id, n.statement, n.cosine, n.occurred_at <= occurred_at, verdict.reason))
-            floor = self.model_floor(verdict)
-            if floor is not None and not read_apart(n.statement, new):
+            floor = self.model_floor(verdict, n.statement, new)
+            if floor is not None:
                 unread.append((n, floor))
         learned = self.learned_replacement(unread, occurred_at, vector, new.text)
         if learned is not None:
@@ -202,10 +202,10 @@ class BeliefChecker:
             actions.append(BeliefAction(memory_id=replaced, action="update", reason=reason))
         return BeliefPlan(actions=actions, insert_new=True)
 
-    def model_floor(self, verdict: Verdict) -> float | None:
-        """How likely the pair model must read a replacement where the judge kept both statements
-        with this verdict (None: the judge's reason stands)."""
-        if self._head is None:
+    def model_floor(self, verdict: Verdict, old: Statement, new: Statement) -> float | None:
+        """How likely the pair model must read a replacement where the judge kept ``old`` and
+        ``new`` with this verdict (None: the judge's reason stands, or the parse read them apart)."""
+        if self._head is None or read_apart(old, new):
             return None
         return self._settings.model_floor(verdict, with_past=self._reader is not None)
 
@@ -233,7 +233,7 @@ class BeliefChecker:
         if self._reader is not None and self._pairs is not None and text is not None:
             # the two readers' mean: the head reads the vectors, the reader the two texts together
             texts = [(n.text, text) if n.occurred_at <= occurred_at else (text, n.text) for n, _, _ in read]
-            cosines = [float(np.dot(np.asarray(stored, dtype=np.float64), new)) for _, stored, _ in read]
+            cosines = [n.cosine for n, _, _ in read]
             scores = (scores + self._reader.update_probability(self._pairs, texts, cosines)) / 2.0
         scores = scores.tolist()
         order = sorted(range(len(read)), key=lambda i: -scores[i])

@@ -221,23 +221,9 @@ class OnnxMiniLMEmbedder:
             self.load()
         assert self._tokenizer is not None
         encodings = [self._tokenizer.encode(first, second) for first, second in pairs]
-        width = min(max_tokens, max((len(e.ids) for e in encodings), default=1))
-        ids = np.zeros((len(encodings), width), dtype=np.int64)
-        mask = np.zeros_like(ids)
-        types = np.zeros_like(ids)
-        for row, encoding in enumerate(encodings):
-            size = min(width, len(encoding.ids))
-            ids[row, :size] = encoding.ids[:size]
-            mask[row, :size] = 1
-            types[row, :size] = encoding.type_ids[:size]
-        feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
-        try:
-            (output,) = self._session.run(
-                [self._output_name], {k: v for k, v in feed.items() if k in self._input_names}
-            )
-        except Exception as e:  # onnxruntime raises its own, unexported exception types
-            raise EmbeddingError(f"onnxruntime failed to read {len(encodings)} statement pairs: {e}") from e
-        hidden = np.asarray(output, dtype=np.float32)
+        hidden, mask, types = self._states(
+            encodings, self._session, f"read {len(encodings)} statement pairs", max_tokens
+        )
         if hidden.ndim != 3:
             raise EmbeddingError("this ONNX graph gives pooled vectors, not the token states pairs need")
         return hidden, mask, types
@@ -250,21 +236,31 @@ class OnnxMiniLMEmbedder:
 
     def _run(self, encodings: list[Encoding], session: Any) -> Vectors:
         """One padded batch through ``session``: mean-pooled, normalised vectors."""
-        width = max(len(e.ids) for e in encodings)
-        ids = np.zeros((len(encodings), width), dtype=np.int64)
-        mask = np.zeros((len(encodings), width), dtype=np.int64)
-        for row, encoding in enumerate(encodings):
-            ids[row, : len(encoding.ids)] = encoding.ids
-            mask[row, : len(encoding.ids)] = 1
-        feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-        try:
-            (output,) = session.run(
-                [self._output_name], {k: v for k, v in feed.items() if k in self._input_names}
-            )
-        except Exception as e:  # onnxruntime raises its own, unexported exception types
-            raise EmbeddingError(f"onnxruntime failed to embed a batch of {len(encodings)}: {e}") from e
-        hidden = np.asarray(output, dtype=np.float32)
+        hidden, mask, _ = self._states(encodings, session, f"embed a batch of {len(encodings)}")
         return l2_normalize(hidden if hidden.ndim == 2 else mean_pool(hidden, mask))
+
+    def _states(
+        self, encodings: Sequence[Encoding], session: Any, what: str, max_tokens: int | None = None
+    ) -> tuple[NDArray[np.float32], NDArray[np.int64], NDArray[np.int64]]:
+        """The graph's output for ``encodings`` padded to the longest (at most ``max_tokens``),
+        with the attention mask and the token types fed; ``what`` names the work in the error."""
+        width = max((len(e.ids) for e in encodings), default=1)
+        width = min(width, max_tokens) if max_tokens is not None else width
+        ids = np.zeros((len(encodings), width), dtype=np.int64)
+        mask = np.zeros_like(ids)
+        types = np.zeros_like(ids)
+        for row, encoding in enumerate(encodings):
+            size = min(width, len(encoding.ids))
+            ids[row, :size] = encoding.ids[:size]
+            mask[row, :size] = 1
+            types[row, :size] = encoding.type_ids[:size]
+        feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+        inputs = {k: v for k, v in feed.items() if k in self._input_names}
+        try:
+            (output,) = session.run([self._output_name], inputs)
+        except Exception as e:  # onnxruntime raises its own, unexported exception types
+            raise EmbeddingError(f"onnxruntime failed to {what}: {e}") from e
+        return np.asarray(output, dtype=np.float32), mask, types
 
 
 def _agreement(want: Vectors, got: Vectors) -> float:

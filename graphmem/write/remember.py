@@ -22,7 +22,7 @@ from graphmem.beliefs.gate import gate_of, may_conflict_pairs
 from graphmem.beliefs.judge import judge_in_time, parse_sentences_ahead
 from graphmem.beliefs.left_behind import parse_left_behind_ahead
 from graphmem.beliefs.refine import refines
-from graphmem.beliefs.resolver import LEARNED, BeliefChecker, Neighbour, read_apart
+from graphmem.beliefs.resolver import LEARNED, BeliefChecker, Neighbour
 from graphmem.beliefs.restore import parse_docs
 from graphmem.beliefs.statements import Statement, read_statement, speaker_in
 from graphmem.clock import Clock
@@ -406,9 +406,7 @@ class RememberPipeline:
             )
             if verdict.conflict:
                 found.append(self._lost(a, b, verdict.reason, now))
-            elif (floor := self._beliefs.model_floor(verdict)) is not None and not read_apart(
-                a.statement, b.statement
-            ):
+            elif (floor := self._beliefs.model_floor(verdict, a.statement, b.statement)) is not None:
                 late, early = (b_pos, a_pos) if b.occurred_at >= a.occurred_at else (a_pos, b_pos)
                 unread[late].append((early, floor))
         for later, earlier_ones in unread.items():

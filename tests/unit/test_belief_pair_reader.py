@@ -4,11 +4,10 @@ past theirs to read only when both are there, never with states of another model
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
-import pytest
 from numpy.typing import NDArray
 
 from graphmem.beliefs.judge import ABOUT_THE_PAST, Verdict
@@ -112,18 +111,13 @@ def test_the_checker_takes_the_mean_of_head_and_reader() -> None:
 
 
 def test_a_clause_about_the_past_is_read_only_with_both_readers() -> None:
+    old = read_statement("Ravi's band plays at the Crown every Friday.")
+    new = read_statement("Ravi's band split up after the summer tour.")
     past = Verdict(False, ABOUT_THE_PAST, unread_or_past=True)
-    assert _checker(_Pairs(), _reader(0.0)).model_floor(past) == 0.6
-    assert _checker(_Vectors(), _reader(0.0)).model_floor(past) is None
+    assert _checker(_Pairs(), _reader(0.0)).model_floor(past, old, new) == 0.6
+    assert _checker(_Vectors(), _reader(0.0)).model_floor(past, old, new) is None
     unread = Verdict(False, "different slots", unread=True, unread_or_past=True)
-    assert _checker(_Vectors(), _reader(0.0)).model_floor(unread) == 0.6
-
-
-@pytest.fixture(scope="module")
-def onnx() -> Iterator[OnnxMiniLMEmbedder]:
-    embedder = OnnxMiniLMEmbedder()
-    embedder.load()
-    yield embedder
+    assert _checker(_Vectors(), _reader(0.0)).model_floor(unread, old, new) == 0.6
 
 
 def test_the_onnx_embedder_reads_a_pair_as_one_input(onnx: OnnxMiniLMEmbedder) -> None:

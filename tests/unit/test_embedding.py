@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -23,13 +22,6 @@ from graphmem.errors import EmbeddingError, InvalidInputError
 BERLIN = "I moved to Berlin last year"
 BERLIN_PARAPHRASE = "Last year I relocated to Berlin"
 CAT = "The cat sat on the mat"
-
-
-@pytest.fixture(scope="module")
-def onnx() -> Iterator[OnnxMiniLMEmbedder]:
-    embedder = OnnxMiniLMEmbedder()
-    embedder.load()
-    yield embedder
 
 
 def test_vectors_are_unit_length_float32_rows(onnx: OnnxMiniLMEmbedder) -> None:
