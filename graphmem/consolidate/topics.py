@@ -260,9 +260,9 @@ cosine by about 0.2 whatever the subject, while a number of another kind, a mont
 adds 0.03-0.04 and a weekday 0.1 inside threads as across them. ``TopicWeights.priced`` takes 0.2
 off such a pair's cosine (graphmem.consolidate.priced). Offline (``bench.topic_variants``): the
 five dev halves 54 -> 55 of 68, purity 0.950 -> 0.962 (topics5 7 -> 8 of 15, 0.877 -> 0.939: the
-group of four threads bought in pounds is gone); mixed 12-thread dev scopes, seeds 7-11, coverage
-0.683 on average both ways (0.6826 -> 0.6868), purity 0.896 -> 0.902, higher on every seed, and
-at 0.15 / 0.25 / 0.3 too. Measured and not kept (same bench): each memory's nearest ranked by the
+group of four threads bought in pounds is gone); mixed 12-thread dev scopes, seeds 7-11, mean
+coverage 0.683 -> 0.687, purity 0.896 -> 0.902, purity higher on every seed, and at 0.15 / 0.25 /
+0.3 too. Measured and not kept (same bench): each memory's nearest ranked by the
 corrected cosine too (53 of 68: a volunteering thread lost to a guitar lesson's stray); closing a
 path of two agreed pairs whose ends no candidate pair joins when the runs put the ends together
 (0.5 / 0.8 of them: mixed coverage +0.02 to +0.035 but purity -0.006 to -0.01, topics3 dev
