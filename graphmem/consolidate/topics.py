@@ -252,26 +252,30 @@ on the scope's: mixed +0.008-0.01, 50-51 of 68); the leftover pass's members key
 pass too (48 of 68); a group of pairs split though no part reaches min_size; stricter leftover
 groups (no change or lower).
 
-Session 32: what ties unrelated threads is often a pattern, not a subject. On the dev halves of
-the five sets, pairs of different threads that both state an amount of money ('...a digital piano
-for £350', '...a hybrid bike for £680') have a mean MiniLM cosine of 0.28 against 0.08-0.09 for
-the other pairs across threads (one thread's: 0.41 against 0.23-0.29): the price inflates the
-cosine by about 0.2 whatever the subject, while a number of another kind, a month or a clock time
-adds 0.03-0.04 and a weekday 0.1 inside threads as across them. ``TopicWeights.priced`` takes 0.2
-off such a pair's cosine (graphmem.consolidate.priced). Offline (``bench.topic_variants``): the
-five dev halves 54 -> 55 of 68, purity 0.950 -> 0.962 (topics5 7 -> 8 of 15, 0.877 -> 0.939: the
-group of four threads bought in pounds is gone); mixed 12-thread dev scopes, seeds 7-11, mean
-coverage 0.683 -> 0.687, purity 0.896 -> 0.902, purity higher on every seed, and at 0.15 / 0.25 /
-0.3 too. Measured and not kept (same bench): each memory's nearest ranked by the
-corrected cosine too (53 of 68: a volunteering thread lost to a guitar lesson's stray); closing a
-path of two agreed pairs whose ends no candidate pair joins when the runs put the ends together
-(0.5 / 0.8 of them: mixed coverage +0.02 to +0.035 but purity -0.006 to -0.01, topics3 dev
-purity 1.0 -> 0.933; in the leftover pass only, +0.006 coverage at -0.003 purity); Leiden run to
-convergence, or four seeds (the same or 53 of 68). The loose pairs no topic takes are one thread's
-for 44-73 % only, however filtered (both views agreeing, a shared key), too few to be topics
-of two; a group's share of members sharing a key, the runs' agreement inside a trio and its
-weakest member's tie tell pure groups from impure ones with AUC 0.54-0.62 (trios 0.59); words
-matched by spaCy's lemma where the stem differs tie 3 pairs of one thread and 26 across.
+Session 32: what ties unrelated threads is often a pattern, not a subject. On the dev halves of the
+five sets, pairs of different threads that both state an amount of money ('...a digital piano for
+£350', '...a hybrid bike for £680') have a mean MiniLM cosine of 0.28 against 0.08-0.09 for the
+other pairs across threads (one thread's: 0.41 against 0.23-0.29): the price inflates the cosine by
+about 0.2 whatever the subject, while a number of another kind, a month or a clock time adds
+0.03-0.04 and a weekday 0.1 inside threads as across them. ``TopicWeights.priced`` takes 0.2 off
+such a pair's cosine (graphmem.consolidate.priced). Offline (``bench.topic_variants``): the five dev
+halves 54 -> 55 of 68, purity 0.950 -> 0.962 (topics5 7 -> 8 of 15, 0.877 -> 0.939: the group of
+four threads bought in pounds is gone); mixed 12-thread dev scopes, seeds 7-11, mean coverage 0.683
+-> 0.687, purity 0.896 -> 0.902, purity higher on every seed, and at 0.15 / 0.25 / 0.3 too. REST dev
+halves (``bench.topic_eval --half dev``, back to back, in
+bench/results/topic-eval-dev-session32-topics13.jsonl): topics5 6 -> 8 of 15 (coverage 0.400 ->
+0.533), purity 0.861 -> 0.939 (the kitchen and the car have their own memories now); the other four
+sets unchanged (16/17, 11/13, 12/12, 8/11), no noise clustered, a second run changes nothing. The
+planted bench's texts state no money: its topics cannot change. Measured and not kept (same bench):
+each memory's nearest ranked by the corrected cosine too (53 of 68: a volunteering thread lost to a
+guitar lesson's stray); closing a path of two agreed pairs whose ends no candidate pair joins when
+the runs put the ends together (0.5 / 0.8 of them: mixed coverage +0.02 to +0.035 but purity -0.006
+to -0.01, topics3 dev purity 1.0 -> 0.933; in the leftover pass only, +0.006 coverage at -0.003
+purity); Leiden run to convergence, or four seeds (the same or 53 of 68). The loose pairs no topic
+takes are one thread's for 44-73 % only, however filtered (both views agreeing, a shared key), too
+few to be topics of two; a group's share of members sharing a key, the runs' agreement inside a trio
+and its weakest member's tie tell pure groups from impure ones with AUC 0.54-0.62 (trios 0.59);
+words matched by spaCy's lemma where the stem differs tie 3 pairs of one thread and 26 across.
 """
 
 from __future__ import annotations
@@ -415,10 +419,11 @@ class TopicWeights:
     # £350', '...a hybrid bike for £680'), which a shared price pattern inflates under MiniLM
     # (graphmem.consolidate.priced; 0: never). Session 32, offline (bench.topic_variants): the five
     # dev halves 54 -> 55 of 68 topics, mean purity 0.950 -> 0.962 (topics5 7 -> 8 of 15, purity
-    # 0.877 -> 0.939: four threads of things bought in pounds were one topic); mixed 12-thread dev
-    # scopes, seeds 7-11, purity higher on every seed (see the module). 0.15 / 0.25 / 0.3: 54 / 55
-    # / 54 of 68, purity 0.961 / 0.958 / 0.965, mixed purity higher on every seed at each. The
-    # memories' nearest ranked by the corrected cosine as well: 53 of 68 (topics 16 -> 15)
+    # 0.877 -> 0.939: four threads of things bought in pounds were one topic; REST 6 -> 8 of 15,
+    # purity 0.861 -> 0.939); mixed 12-thread dev scopes, seeds 7-11, purity higher on every seed.
+    # 0.15 / 0.25 / 0.3: 54 / 55 / 54 of 68, purity 0.961 / 0.958 / 0.965, mixed purity higher on
+    # every seed at each. The memories' nearest ranked by the corrected cosine as well: 53 of 68
+    # (topics 16 -> 15)
     priced: float = 0.2
 
 
