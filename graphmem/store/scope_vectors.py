@@ -157,10 +157,33 @@ def detail_facts(values: list[Any]) -> Facts:
     )
 
 
+class DetailRow(dict[str, Any]):
+    """A detail row in the shape :func:`detail_row` gives (the record's values, with the cached
+    text, as ``memory``), each value taken from the list the graph sent when first read: recall
+    reads the lineage of the few dozen it ranks first and the records of the ten it returns."""
+
+    __slots__ = ("_text", "_values")
+
+    def __init__(self, values: list[Any], text: str) -> None:
+        super().__init__()
+        self._values = values
+        self._text = text
+
+    def __missing__(self, key: str) -> Any:
+        if key == "memory":
+            value: Any = dict(zip(RECORD_COLUMNS, self._values[:_RECORD], strict=True))
+            value["text"] = self._text
+        elif key in _AT and _AT[key] >= _RECORD:
+            value = self._values[_AT[key]]
+        else:
+            raise KeyError(key)
+        self[key] = value
+        return value
+
+
 class DetailRows(Mapping[str, Row]):
-    """The detail rows of a check by memory id, kept as the lists the graph sent and made into
-    rows (:func:`detail_row`, with the cached text as the record's) when first read: recall reads
-    the facts of the whole pool (:meth:`facts`) but the rows of only the few it ranks first."""
+    """The detail rows of a check by memory id (:class:`DetailRow`, made when first read), and
+    the ranking facts of each read from the list the graph sent (:meth:`facts`)."""
 
     def __init__(self, values: dict[str, list[Any]], texts: Mapping[str, str]) -> None:
         self._values = values
@@ -170,8 +193,7 @@ class DetailRows(Mapping[str, Row]):
     def __getitem__(self, memory_id: str) -> Row:
         row = self._rows.get(memory_id)
         if row is None:
-            row = self._rows[memory_id] = detail_row(self._values[memory_id])
-            row["memory"]["text"] = self._texts[memory_id]
+            row = self._rows[memory_id] = DetailRow(self._values[memory_id], self._texts[memory_id])
         return row
 
     def __contains__(self, memory_id: object) -> bool:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from graphmem.recall.vector_cache import Opened, Subtree, VectorCache, first_check
-from graphmem.store.scope_vectors import DETAIL_COLUMNS, DetailRows, ScopeRows, detail_facts
+from graphmem.store.scope_vectors import DETAIL_COLUMNS, DetailRows, ScopeRows, detail_facts, detail_row
 from graphmem.store.search import facts_of, instant
 
 
@@ -131,6 +131,13 @@ def test_detail_rows_are_made_when_read_with_the_cached_text() -> None:
     assert rows["a"]["memory"]["text"] == "text of a" and rows["a"]["sources"] == ["b"]
     assert rows["a"] is rows["a"]  # made once
     assert rows.facts("a") == detail_facts(values)
+    want = detail_row(values)
+    want["memory"]["text"] = "text of a"
+    assert {name: rows["a"][name] for name in want} == want
+    with pytest.raises(KeyError):
+        rows["a"]["embedding"]
+    with pytest.raises(KeyError):
+        rows["a"]["layer"]  # a record's value is the record's, as in detail_row
 
 
 def test_records_take_their_texts_from_the_cache_or_not_at_all() -> None:
