@@ -133,9 +133,10 @@ def detail_row(values: list[Any]) -> Row:
 
 
 def detail_facts(values: list[Any]) -> Facts:
-    """What :func:`graphmem.store.search.facts_of_detail` gives of :func:`detail_row`
-    ``(values)``, read from the list itself (recall needs the facts of every memory of the pool
-    and the records of a few)."""
+    """The ranking facts of a memory from its detail row as the check sends it (a list in
+    :data:`DETAIL_COLUMNS` order): what :func:`graphmem.store.search.facts_of` gives of a
+    candidate row of the same memory, read from the list itself (recall needs the facts of every
+    memory of the pool, and the records of a few)."""
     times = values[_AT["times"]]
     occurred = times[1][0] if times[1] is not None else None
     accessed = times[2][0] if times[2] is not None else occurred
