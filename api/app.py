@@ -39,6 +39,8 @@ log = logging.getLogger(__name__)
 
 # How long shutdown waits for the start-up flush and queued background writes before closing.
 SHUTDOWN_WAIT_SECONDS = 30.0
+# Container allocations (net of frees) between two young garbage collections in the API process.
+YOUNG_COLLECTION_THRESHOLD = 10_000
 
 
 def start_idle_flush(memory: Memory, idle_minutes: float | None) -> threading.Thread | None:
@@ -89,6 +91,12 @@ def create_app(
         # frozen, the collector's full passes no longer walk it on the request path (about half
         # of the collector's work in a recall at 100k memories, by perf).
         gc.freeze()
+        # A young collection runs once YOUNG_COLLECTION_THRESHOLD more containers are alive than
+        # at the last one, not 700 (Python's default): a recall holds a few thousand at its peak
+        # (the driver's rows, the candidates), all freed by reference counting when it ends, so
+        # the default ran about two young passes per recall (bench.recall_cpu's gc_passes) over
+        # objects that were about to go anyway.
+        gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, *gc.get_threshold()[1:])
         flusher = start_idle_flush(memory, flush_idle_minutes)
         scheduler = None
         if consolidation_heartbeat is not None:  # C8: overdue jobs now, then on every beat

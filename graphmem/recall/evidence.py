@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from graphmem.recall.episode_context import context_cosine
 from graphmem.recall.keywords import keyword_shares
@@ -27,8 +27,7 @@ class Found(Protocol):
     def text(self) -> str: ...
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(NamedTuple):
     """A cached vector hit before the graph has checked it (what it would be as a candidate)."""
 
     id: str

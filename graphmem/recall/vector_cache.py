@@ -343,24 +343,24 @@ class VectorCache:
         """Each memory of ``ids``'s mean cosine to the others (recall/hubs.py), from the cache; None
         when it does not hold one of them."""
         with self._lock:
-            rows = [self._vector(opened.subtrees, m) for m in ids]
-        held = [r for r in rows if r is not None]
-        if len(held) < len(ids):
+            vectors = self._vectors(opened.subtrees, ids)
+        if vectors is None:
             return None
         if len(ids) < 2:
             return {}
-        return centrality_of(ids, np.stack(held).astype(np.float64))
+        return centrality_of(ids, vectors.astype(np.float64))
 
     def held(self, opened: Opened, query: np.ndarray, ids: list[str]) -> dict[str, tuple[float, str]] | None:
         """The cosine to ``query`` and the text of each memory of ``ids``, from the cache; None when
         it does not hold one of them (written since the first round trip)."""
         out = {}
+        exact = query.astype(np.float64)
         with self._lock:
             for memory_id in ids:
                 vector = self._vector(opened.subtrees, memory_id)
                 if vector is None:
                     return None
-                cosine = float(vector.astype(np.float64) @ query.astype(np.float64))
+                cosine = float(vector.astype(np.float64) @ exact)
                 out[memory_id] = (cosine, self._text(opened.subtrees, memory_id) or "")
         return out
 
@@ -370,6 +370,23 @@ class VectorCache:
             found = {m: self._text(opened.subtrees, m) for m in ids}
         out = {m: t for m, t in found.items() if t is not None}
         return out if len(out) == len(found) else None
+
+    @staticmethod
+    def _vectors(subtrees: list[Subtree], ids: list[str]) -> np.ndarray | None:
+        """The cached vectors of ``ids`` as rows of one matrix (gathered at once from a single
+        subtree, the usual case); None when no subtree holds one of them (the caller holds the lock)."""
+        if len(subtrees) == 1:
+            row_of = subtrees[0].row_of
+            rows = [row_of.get(m) for m in ids]
+            if any(r is None for r in rows):
+                return None
+            gathered: np.ndarray = subtrees[0].matrix[np.asarray(rows, dtype=np.intp)]
+            return gathered
+        found = [VectorCache._vector(subtrees, m) for m in ids]
+        held = [v for v in found if v is not None]
+        if len(held) < len(ids):
+            return None
+        return np.stack(held) if held else np.zeros((0, 0), dtype=np.float32)
 
     @staticmethod
     def _vector(subtrees: list[Subtree], memory_id: str) -> np.ndarray | None:

@@ -11,7 +11,7 @@ through any process is seen by the next recall of every other one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,8 +28,6 @@ from graphmem.store.search import (
     SearchFilter,
     Surroundings,
     facts_of,
-    facts_of_detail,
-    neighbourhood_of,
 )
 
 
@@ -123,12 +121,94 @@ CANDIDATE_COLUMNS = (
 )
 
 
+_AT = {name: i for i, name in enumerate(DETAIL_COLUMNS)}
+
+
 def detail_row(values: list[Any]) -> Row:
     """A detail row of search/cached_recall_expand (a list in :data:`DETAIL_COLUMNS` order) in
     the shape search/recall_details returns: the record's values as ``memory``, the rest beside it."""
     row: Row = dict(zip(DETAIL_COLUMNS[_RECORD:], values[_RECORD:], strict=True))
     row["memory"] = dict(zip(RECORD_COLUMNS, values[:_RECORD], strict=True))
     return row
+
+
+def detail_facts(values: list[Any]) -> Facts:
+    """The ranking facts of a memory from its detail row as the check sends it (a list in
+    :data:`DETAIL_COLUMNS` order): what :func:`graphmem.store.search.facts_of` gives of a
+    candidate row of the same memory, read from the list itself (recall needs the facts of every
+    memory of the pool, and the records of a few)."""
+    times = values[_AT["times"]]
+    occurred = times[1][0] if times[1] is not None else None
+    accessed = times[2][0] if times[2] is not None else occurred
+    importance, strength = values[_AT["importance"]], values[_AT["strength"]]
+    faded_at = values[_AT["faded_at"]]
+    return Facts(
+        float(importance if importance is not None else 0.5),
+        float(strength if strength is not None else 1.0),
+        str(values[_AT["layer"]]),
+        tuple(values[_AT["categories"]] or ()),
+        float(occurred or 0),
+        float(accessed or 0),
+        int(values[_AT["spaced"]] or 0),
+        float(values[_AT["priority"]] or 0.0),
+        bool(values[_AT["pinned"]]),
+        float(values[_AT["fade"]] or 1.0),
+        float(faded_at) if faded_at is not None else None,
+        str(values[_AT["status"]] or "active"),
+    )
+
+
+class DetailRow(dict[str, Any]):
+    """A detail row in the shape :func:`detail_row` gives (the record's values, with the cached
+    text, as ``memory``), each value taken from the list the graph sent when first read: recall
+    reads the lineage of the few dozen it ranks first and the records of the ten it returns."""
+
+    __slots__ = ("_text", "_values")
+
+    def __init__(self, values: list[Any], text: str) -> None:
+        super().__init__()
+        self._values = values
+        self._text = text
+
+    def __missing__(self, key: str) -> Any:
+        if key == "memory":
+            value: Any = dict(zip(RECORD_COLUMNS, self._values[:_RECORD], strict=True))
+            value["text"] = self._text
+        elif key in _AT and _AT[key] >= _RECORD:
+            value = self._values[_AT[key]]
+        else:
+            raise KeyError(key)
+        self[key] = value
+        return value
+
+
+class DetailRows(Mapping[str, Row]):
+    """The detail rows of a check by memory id (:class:`DetailRow`, made when first read), and
+    the ranking facts of each read from the list the graph sent (:meth:`facts`)."""
+
+    def __init__(self, values: dict[str, list[Any]], texts: Mapping[str, str]) -> None:
+        self._values = values
+        self._texts = texts
+        self._rows: dict[str, Row] = {}
+
+    def __getitem__(self, memory_id: str) -> Row:
+        row = self._rows.get(memory_id)
+        if row is None:
+            row = self._rows[memory_id] = DetailRow(self._values[memory_id], self._texts[memory_id])
+        return row
+
+    def __contains__(self, memory_id: object) -> bool:
+        return memory_id in self._values
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def facts(self, memory_id: str) -> Facts:
+        """The ranking facts of one memory of the pool."""
+        return detail_facts(self._values[memory_id])
 
 
 def _rows(
@@ -251,12 +331,12 @@ def checked(
     revisions = {str(s): int(r) for s, r in row["revisions"]}
     # a hit is a list as CANDIDATE_COLUMNS; one of the pool is its id and cosine alone (its facts
     # come with its detail row)
-    details = {str(d[0]): detail_row(d) for d in row["details"]}
+    values = {str(d[0]): d for d in row["details"]}
     vector = [
         Candidate(
             str(h[0]),
             float(h[1]),
-            _candidate_facts(h) if len(h) > 2 else facts_of_detail(details[h[0]]),
+            _candidate_facts(h) if len(h) > 2 else detail_facts(values[h[0]]),
             float(h[1]),
             texts[str(h[0])],
         )
@@ -266,14 +346,23 @@ def checked(
         return Checked(vector, None, revisions)
     around = context({str(r["id"]): [str(n) for n in r["near"]] for r in row["around"]})
     known = held([str(r["id"]) for r in row["neighbours"]]) if around is not None else None
-    texts_in_pool = texts_of(list(details)) if known is not None else None
+    texts_in_pool = texts_of(list(values)) if known is not None else None
     central = centrality(list(expand.context_of)) if texts_in_pool is not None else None
     if around is None or known is None or texts_in_pool is None or central is None:
         return Checked(vector, None, revisions)
-    for memory_id, d in details.items():  # rows of this call's own making: completed in place
-        d["memory"]["text"] = texts_in_pool[memory_id]
-    expanded = neighbourhood_of({**row, "details": list(details.values())}, around, known, central)
-    return Checked(vector, expanded, revisions)
+    details = DetailRows(values, texts_in_pool)
+    neighbours = [
+        Neighbour(
+            str(r["seed"]),
+            str(r["via"]),
+            str(r["id"]),
+            details.facts(str(r["id"])),
+            *known[str(r["id"])],
+            int(r["mentioned_by"] or 0),
+        )
+        for r in row["neighbours"]
+    ]
+    return Checked(vector, (neighbours, Pool(details, around, central)), revisions)
 
 
 def fulltext_candidates(rows: list[Row], held: Callable[[str], tuple[float, str]]) -> list[Candidate]:

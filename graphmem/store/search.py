@@ -9,7 +9,7 @@ import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -48,9 +48,11 @@ class SearchFilter:
         }
 
 
-@dataclass(frozen=True)
-class Facts:
-    """The scalar properties ranking needs (cheap to read, unlike whole records)."""
+class Facts(NamedTuple):
+    """The scalar properties ranking needs (cheap to read, unlike whole records). A named tuple,
+    as are :class:`Candidate` and :class:`Neighbour`: a recall makes a few hundred of them, and a
+    frozen dataclass of a dozen fields costs about five times as much to make (its ``__init__``
+    sets each field through ``object.__setattr__``)."""
 
     importance: float
     strength: float
@@ -66,8 +68,7 @@ class Facts:
     status: str = "active"
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
     """A memory found by one retriever (by id), with that retriever's raw score and the memory's
     cosine similarity to the query (the vector score itself for vector candidates)."""
 
@@ -92,7 +93,7 @@ class Records(Mapping[str, MemoryRecord]):
     """Records of detail rows by id, each built when first read (a recall reads the records of a
     pool of a few hundred memories and returns ten)."""
 
-    def __init__(self, rows: dict[str, Row]) -> None:
+    def __init__(self, rows: Mapping[str, Row]) -> None:
         self._rows = rows
         self._built: dict[str, MemoryRecord] = {}
 
@@ -129,7 +130,7 @@ class Pool:
     """The detail rows of a recall's whole candidate pool and its neighbours (read with the
     neighbourhood), from which the details of any part of it are taken without another round trip."""
 
-    rows: dict[str, Row]
+    rows: Mapping[str, Row]
     # each candidate's episode context (recall/episode_context.py); candidates in no episode absent
     surroundings: dict[str, Surroundings] = field(default_factory=dict)
     # each candidate's mean cosine to the other candidates (recall/hubs.py); empty when not read
@@ -155,8 +156,7 @@ class Pool:
         return Details(Records(self.rows), lineage, frozenset(copies), contradictions)
 
 
-@dataclass(frozen=True)
-class Neighbour:
+class Neighbour(NamedTuple):
     """A memory next to a recall seed in the graph, and the edge that leads there."""
 
     seed_id: str
@@ -183,30 +183,6 @@ def facts_of(row: Row) -> Facts:
         fade=float(row.get("fade") or 1.0),
         faded_at=float(row["faded_at"]) if row.get("faded_at") is not None else None,
         status=str(row.get("status") or "active"),
-    )
-
-
-def facts_of_detail(row: Row) -> Facts:
-    """The ranking facts of a memory from its detail row in a cached recall's check (its record's
-    values, and the few facts the row carries beside them): what :func:`facts_of` gives from a
-    candidate row of the same memory."""
-    memory, times = row["memory"], row["times"]
-    occurred = times[1][0] if times[1] is not None else None
-    accessed = times[2][0] if times[2] is not None else occurred
-    faded_at = row["faded_at"]
-    return Facts(
-        importance=float(memory["importance"] if memory["importance"] is not None else 0.5),
-        strength=float(memory["strength"] if memory["strength"] is not None else 1.0),
-        layer=str(memory["layer"]),
-        categories=tuple(memory["categories"] or ()),
-        occurred=float(occurred or 0),
-        accessed=float(accessed or 0),
-        spaced=int(row["spaced"] or 0),
-        priority=float(row["priority"] or 0.0),
-        pinned=bool(memory["pinned"]),
-        fade=float(row["fade"] or 1.0),
-        faded_at=float(faded_at) if faded_at is not None else None,
-        status=str(memory["status"] or "active"),
     )
 
 
@@ -400,49 +376,38 @@ def centrality_from_sums(
     return out
 
 
-def neighbourhood_of(
-    row: Row,
-    surroundings: dict[str, Surroundings] | None = None,
-    held: Mapping[str, tuple[float, str]] | None = None,
-    centrality: dict[str, float] | None = None,
-) -> tuple[list[Neighbour], Pool]:
+def neighbourhood_of(row: Row) -> tuple[list[Neighbour], Pool]:
     """The neighbours, pool rows, episode contexts and centralities of an expansion's row (its
     columns ``neighbours``, ``details``, ``around`` and ``centres``, what the graph computed of
-    the candidates' embeddings for :func:`centrality_from_sums`; ``surroundings`` instead of
-    ``around`` and ``centrality`` instead of ``centres`` when given).
-    With ``held`` (a cached recall's check), each neighbour's cosine to the query and text come
-    from it (id -> both) and its ranking facts from its detail row."""
+    the candidates' embeddings for :func:`centrality_from_sums`). A cached recall's check makes
+    its own from the cache (store/scope_vectors.py ``checked``)."""
     details = {d["memory"]["id"]: d for d in row["details"]}
     neighbours = [
         Neighbour(
             r["seed"],
             r["via"],
             r["id"],
-            facts_of(r) if held is None else facts_of_detail(details[r["id"]]),
-            *(held[r["id"]] if held is not None else (_similarity(r["similarity"]), str(r["text"]))),
+            facts_of(r),
+            _similarity(r["similarity"]),
+            str(r["text"]),
             int(r["mentioned_by"] or 0),
         )
         for r in row["neighbours"]
     ]
-    surroundings = (
-        surroundings
-        if surroundings is not None
-        else {
-            str(r["id"]): Surroundings(
-                to_query=tuple(_similarity(v) for v in r["to_query"]),
-                to_memory=tuple(_similarity(v) for v in r["to_memory"]),
-                among=tuple(tuple(_similarity(v) for v in near) for near in r["among"]),
-                texts=tuple(str(t) for t in r["texts"]),
-            )
-            for r in row["around"]
-        }
-    )
-    if centrality is None:
-        centres = row.get("centres") or {}
-        centrality = centrality_from_sums(
-            [str(i) for i in centres.get("ids") or []],
-            centres.get("to_total") or [],
-            centres.get("from_origin") or [],
-            centres.get("total_from_origin"),
+    surroundings = {
+        str(r["id"]): Surroundings(
+            to_query=tuple(_similarity(v) for v in r["to_query"]),
+            to_memory=tuple(_similarity(v) for v in r["to_memory"]),
+            among=tuple(tuple(_similarity(v) for v in near) for near in r["among"]),
+            texts=tuple(str(t) for t in r["texts"]),
         )
+        for r in row["around"]
+    }
+    centres = row.get("centres") or {}
+    centrality = centrality_from_sums(
+        [str(i) for i in centres.get("ids") or []],
+        centres.get("to_total") or [],
+        centres.get("from_origin") or [],
+        centres.get("total_from_origin"),
+    )
     return neighbours, Pool(details, surroundings, centrality)

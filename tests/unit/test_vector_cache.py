@@ -4,13 +4,14 @@ dropped, which scopes changed; and the times recall details decode without the d
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
 
 import numpy as np
 import pytest
 
 from graphmem.recall.vector_cache import Opened, Subtree, VectorCache, first_check
-from graphmem.store.scope_vectors import ScopeRows
-from graphmem.store.search import facts_of, facts_of_detail, instant
+from graphmem.store.scope_vectors import DETAIL_COLUMNS, DetailRows, ScopeRows, detail_facts, detail_row
+from graphmem.store.search import facts_of, instant
 
 
 def rows(ids: list[str], scope: str, vectors: list[list[float]]) -> ScopeRows:
@@ -102,20 +103,41 @@ def test_a_neighbour_s_cosine_and_text_come_from_the_cache_or_not_at_all() -> No
     assert cache.held(opened, query, ["a", "written since"]) is None  # the graph reads them instead
 
 
+def _detail(memory: dict[str, Any], times: list[Any], extra: dict[str, Any]) -> list[Any]:
+    """A detail row as the check sends it: a list in DETAIL_COLUMNS order."""
+    known = {**memory, "times": times, **extra}
+    return [known.get(name) for name in DETAIL_COLUMNS]
+
+
 def test_a_detail_row_gives_the_ranking_facts_a_candidate_row_gives() -> None:
     occurred, accessed = [1_700_000_000, 5, 0], [1_700_100_000, 0, 3600]
     memory = {"importance": 0.7, "strength": 0.9, "layer": "episodic", "categories": ["pets"]}
     memory |= {"pinned": True, "status": "superseded"}
     extra = {"spaced": 3, "priority": 0.25, "fade": 0.5, "faded_at": 1_700_200_000}
     candidate = {**memory, **extra, "occurred": occurred[0], "accessed": accessed[0]}
-    detail = {"memory": memory, "times": [None, occurred, accessed, None], **extra}
-    assert facts_of_detail(detail) == facts_of(candidate)
+    assert detail_facts(_detail(memory, [None, occurred, accessed, None], extra)) == facts_of(candidate)
     # never accessed, no categories, importance unset, never faded: the same defaults
     bare = {**memory, "importance": None, "categories": [], "pinned": False}
     plain = {"spaced": 0, "priority": 0.0, "fade": 1.0, "faded_at": None}
     candidate = {**bare, "categories": None, **plain, "occurred": occurred[0], "accessed": occurred[0]}
-    detail = {"memory": bare, "times": [None, occurred, None, None], **plain}
-    assert facts_of_detail(detail) == facts_of(candidate)
+    assert detail_facts(_detail(bare, [None, occurred, None, None], plain)) == facts_of(candidate)
+
+
+def test_detail_rows_are_made_when_read_with_the_cached_text() -> None:
+    values = _detail({"id": "a", "layer": "episodic", "status": "active"}, [None] * 4, {"sources": ["b"]})
+    rows = DetailRows({"a": values}, {"a": "text of a"})
+    assert "a" in rows and "b" not in rows and list(rows) == ["a"] and len(rows) == 1
+    assert rows.get("b") is None
+    assert rows["a"]["memory"]["text"] == "text of a" and rows["a"]["sources"] == ["b"]
+    assert rows["a"] is rows["a"]  # made once
+    assert rows.facts("a") == detail_facts(values)
+    want = detail_row(values)
+    want["memory"]["text"] = "text of a"
+    assert {name: rows["a"][name] for name in want} == want
+    with pytest.raises(KeyError):
+        rows["a"]["embedding"]
+    with pytest.raises(KeyError):
+        rows["a"]["layer"]  # a record's value is the record's, as in detail_row
 
 
 def test_records_take_their_texts_from_the_cache_or_not_at_all() -> None:
@@ -125,3 +147,20 @@ def test_records_take_their_texts_from_the_cache_or_not_at_all() -> None:
     opened = Opened([tree], [])
     assert cache.texts(opened, ["b", "a"]) == {"b": "text of b", "a": "text of a"}
     assert cache.texts(opened, ["a", "written since"]) is None
+
+
+def test_centrality_from_the_cache_is_the_mean_cosine_to_the_others_in_one_or_more_subtrees() -> None:
+    vectors = [[1.0, 0.0], [0.6, 0.8], [0.0, 1.0]]
+    one = Subtree("/u", "/u/", {})
+    one.upsert(rows(["a", "b", "c"], "/u", vectors))
+    left, right = Subtree("/v", "/v/", {}), Subtree("/w", "/w/", {})
+    left.upsert(rows(["a", "b"], "/v", vectors[:2]))
+    right.upsert(rows(["c"], "/w", vectors[2:]))
+    cache = VectorCache(dimension=2, max_rows=10)
+    want = {"a": (0.6 + 0.0) / 2, "b": (0.6 + 0.8) / 2, "c": (0.0 + 0.8) / 2}
+    for trees in ([one], [left, right]):
+        got = cache.centrality(Opened(trees, []), ["a", "b", "c"])
+        assert got is not None and got == pytest.approx(want)
+        assert cache.centrality(Opened(trees, []), ["a", "written since"]) is None
+        assert cache.centrality(Opened(trees, []), ["a"]) == {}
+        assert cache.centrality(Opened(trees, []), []) == {}
