@@ -103,16 +103,28 @@ SENTENCE_KEEPS = frozenset({"restates", "restates or narrows", "an addition", "t
 
 # a clause about "it" ("..., it's 18 November now"), after a joining word or none
 _IT = re.compile(r"^\W*(?:(?:so|and|but|now)\s+)?it(?:'s|\s)", re.IGNORECASE)
-# ... or about "he" or "she" ("Jonas moved to Copenhagen; he works for the ambulance service now")
-_HE = re.compile(r"^\W*(?:(?:so|and|but|now)\s+)?(?:he|she)(?:'s|\s)", re.IGNORECASE)
 
 
-def _points_back_to(text: str, before: Clause) -> bool:
-    """Whether the clause ``text`` is about the subject of the clause ``before`` it: "it" after a
-    thing, "he" or "she" after someone named."""
-    if _HE.match(text) and not before.thing and before.subject in before.names:
-        return True
-    return _IT.match(text) is not None and before.thing
+def _named(subject: str, clause: Clause) -> str | None:
+    """Whom ``he`` or ``she`` after ``clause`` (about ``subject``) means: the person it names
+    ("Ikechukwu Eze works as a project manager now; he ..."), or the named owner of the thing it is
+    about ("Adwoa's Civic was written off, and she takes the bus now"); None when it names nobody."""
+    if not clause.thing and set(subject.split()) <= clause.names:
+        return subject
+    owned = _possessed(subject)
+    if owned is not None and set(owned[0].split()) <= clause.names:
+        return owned[0]
+    return None
+
+
+def _points_back_to(text: str, clause: Clause, before: Clause) -> str | None:
+    """Whom or what ``clause`` (its text ``text``) is about when its subject points back to the
+    clause ``before`` it: "it" after a thing, "he" or "she" after someone named; else None."""
+    if before.subject is None:
+        return None
+    if clause.he_or_she:
+        return _named(before.subject, before)
+    return before.subject if _IT.match(text) is not None and before.thing else None
 
 
 @lru_cache(maxsize=8192)  # read for every pair a statement is judged in, and by the slot test
@@ -126,15 +138,17 @@ def clauses_of(statement: Statement) -> list[Clause]:
         clauses = [replace(clause, change=True) for clause in clauses]
     for i in range(1, len(clauses)):
         before, clause = clauses[i - 1], clauses[i]
-        if clause.subject is None and before.subject is not None and _points_back_to(texts[i], before):
+        subject = None if clause.subject is not None else _points_back_to(texts[i], clause, before)
+        if subject is not None:
+            same = subject == before.subject
             clauses[i] = replace(
                 clause,
-                subject=before.subject,
-                subject_nouns=before.subject_nouns,
-                thing=before.thing,
-                mentions=clause.mentions | {before.subject},
+                subject=subject,
+                subject_nouns=before.subject_nouns if same else frozenset(),
+                thing=before.thing and same,
+                mentions=clause.mentions | {subject},
                 # "he" names whom the clause before named
-                names=clause.names | ({before.subject} & before.names),
+                names=clause.names | (set(subject.split()) & before.names),
                 points_back=False,
             )
     return clauses

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from graphmem import language
-from graphmem.beliefs.judge import judge, judge_in_time, parse_sentences_ahead
+from graphmem.beliefs.judge import clauses_of, judge, judge_in_time, parse_sentences_ahead
 from graphmem.beliefs.statements import read_statement
 from graphmem.dynamics.contradiction import contradiction_beta, penalised_strength
 
@@ -506,3 +506,37 @@ def test_news_of_one_person_leaves_their_relatives_facts(old: str, new: str) -> 
 def test_he_in_a_later_clause_is_who_the_clause_before_named() -> None:
     new = read_statement("Diego moved to Madrid in May; he works at Iberia now.")
     assert judge(read_statement("Diego works at Vueling."), new, 0.6).conflict
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        # a name of two words is the one named
+        ("Oluwaseun Adeyemi moved to Abuja in June; he drives for Bolt.", "oluwaseun adeyemi"),
+        # a pronoun after an opening phrase is still the clause's subject
+        ("Ingrid handed in her notice in May, and from June she drives for Bolt.", "ingrid"),
+        # "she" after a named person's thing is its owner
+        ("Katja's old team was disbanded, so she drives for Bolt.", "katja"),
+    ],
+)
+def test_he_or_she_is_the_person_the_clause_before_named(text: str, subject: str) -> None:
+    assert clauses_of(read_statement(text))[-1].subject == subject
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Oluwaseun Adeyemi moved to Abuja in June; he drives for Bolt.",
+        "Ingrid handed in her notice in May, and from June she drives for Bolt.",
+    ],
+)
+def test_news_said_of_he_or_she_is_left_to_the_readers(text: str) -> None:
+    """Not kept as "about what the context named": the learned readers may read it as news."""
+    owner = clauses_of(read_statement(text))[0].subject or ""
+    verdict = judge(read_statement(f"{owner.title()} works at Equinor."), read_statement(text), 0.6)
+    assert verdict.unread_or_past
+
+
+def test_he_or_she_after_a_thing_of_no_one_named_points_nowhere() -> None:
+    text = "The Lisbon office closed in March, and she drives for Bolt."
+    assert clauses_of(read_statement(text))[-1].subject is None
