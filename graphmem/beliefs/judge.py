@@ -73,6 +73,10 @@ class Verdict:
     # checker reads when it has both learned readers (beliefs/pair_reader.py)
     unread_or_past: bool = False
     other_subject_or_past: bool = False
+    # kept as a later message of several sentences, each of which the judge kept for want of a
+    # reading or as said of another subject (with the past read too): the two learned readers may
+    # read it, at a bar of their own (BeliefSettings.pair_model_message_min)
+    unread_message: bool = False
 
 
 # The reasons for keeping both that rest on nothing the statements say, only on what the judge
@@ -736,8 +740,10 @@ def _judge_sentences(old: Statement, new: Statement, cosine: float) -> Verdict:
     accountant now, no more 'junior' in my title" against "I'm a junior accountant"); one that
     restates or adds to it keeps both, whatever the rest says. A sentence about the past, a plan
     or someone else says nothing of the whole, nor does one that says nothing of anyone ("Big
-    news!", "Thanks Nate! See you later!"). The pair model is not asked about the whole: it reads
-    "Still in Leeds. The rent went up again though." as replacing "I live in Leeds" (p 0.93)."""
+    news!", "Thanks Nate! See you later!"). Where each sentence read is kept for want of a
+    reading, the two learned readers may read the whole (Verdict.unread_message); the pair head
+    alone read "Still in Leeds. The rent went up again though." as replacing "I live in Leeds"
+    (p 0.93), which its first sentence restating the fact rules out."""
     if not _of_anyone(old):
         return Verdict(False, NOT_ATOMIC)
     verdicts = []
@@ -750,7 +756,22 @@ def _judge_sentences(old: Statement, new: Statement, cosine: float) -> Verdict:
     kept = next((v for v in verdicts if v.reason in SENTENCE_KEEPS), None)
     if kept is not None:
         return kept
-    return Verdict(False, NOT_ATOMIC)
+    # every sentence read was kept for want of a reading, or as said of a subject the learned
+    # readers may read ("Graduation photos are up! Officially a registered nurse" against "I'm
+    # studying nursing at AUT"), and no sentence of no one names again what the fact names
+    # ("Still in Leeds." restates "I live in Leeds", whatever the rest says)
+    unread = bool(verdicts) and all(v.unread_or_past or v.other_subject_or_past for v in verdicts)
+    return Verdict(False, NOT_ATOMIC, unread_message=unread and not _names_again(old, new))
+
+
+def _names_again(old: Statement, new: Statement) -> bool:
+    """Whether a sentence of ``new`` said of no one names a value of ``old`` ("Still in Leeds.")."""
+    values = {v for clause in clauses_of(old) for v in clause.values}
+    return any(
+        values & read_clause(sentence.body, sentence.speaker).values
+        for sentence in _sentences(new)
+        if not _of_anyone(sentence)
+    )
 
 
 def _sentences(statement: Statement) -> list[Statement]:

@@ -463,6 +463,25 @@ def test_a_message_of_several_sentences_replaces_nothing_it_does_not_say(old: st
     assert not judge(read_statement(old), read_statement(new), 0.6).conflict
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "unread"),
+    [
+        # no sentence the judge reads against the fact: the learned readers may read the whole
+        ("I'm studying nursing at AUT.", "Graduation photos are up! Officially a registered nurse.", True),
+        ("I have one cat, Pip.", "Guess who came home with a kitten! Pip has a brother now.", True),
+        # a sentence that restates the fact, or a plan, keeps both whatever the rest says
+        ("I live in Leeds.", "Still in Leeds. The rent went up again though.", False),
+        ("I live in Leeds.", "We might move to York next year. Nothing is decided yet.", False),
+    ],
+)
+def test_a_message_none_of_whose_sentences_the_judge_reads_is_left_to_the_readers(
+    old: str, new: str, unread: bool
+) -> None:
+    verdict = judge(read_statement(old), read_statement(new), 0.5)
+    assert not verdict.conflict
+    assert verdict.unread_message is unread
+
+
 def test_the_sentences_parsed_ahead_in_a_batch_give_the_same_verdicts() -> None:
     updates = [
         ("I live in Leeds.", "Guess where I am writing from! We moved to York last week and I love it."),
