@@ -73,6 +73,10 @@ class Verdict:
     # checker reads when it has both learned readers (beliefs/pair_reader.py)
     unread_or_past: bool = False
     other_subject_or_past: bool = False
+    # kept as a later message of several sentences, each of which the judge kept for want of a
+    # reading or as said of another subject (with the past read too): the two learned readers may
+    # read it, at a bar of their own (BeliefSettings.pair_model_message_min)
+    unread_message: bool = False
 
 
 # The reasons for keeping both that rest on nothing the statements say, only on what the judge
@@ -103,16 +107,28 @@ SENTENCE_KEEPS = frozenset({"restates", "restates or narrows", "an addition", "t
 
 # a clause about "it" ("..., it's 18 November now"), after a joining word or none
 _IT = re.compile(r"^\W*(?:(?:so|and|but|now)\s+)?it(?:'s|\s)", re.IGNORECASE)
-# ... or about "he" or "she" ("Jonas moved to Copenhagen; he works for the ambulance service now")
-_HE = re.compile(r"^\W*(?:(?:so|and|but|now)\s+)?(?:he|she)(?:'s|\s)", re.IGNORECASE)
 
 
-def _points_back_to(text: str, before: Clause) -> bool:
-    """Whether the clause ``text`` is about the subject of the clause ``before`` it: "it" after a
-    thing, "he" or "she" after someone named."""
-    if _HE.match(text) and not before.thing and before.subject in before.names:
-        return True
-    return _IT.match(text) is not None and before.thing
+def _named(subject: str, clause: Clause) -> str | None:
+    """Whom ``he`` or ``she`` after ``clause`` (about ``subject``) means: the person it names
+    ("Ikechukwu Eze works as a project manager now; he ..."), or the named owner of the thing it is
+    about ("Adwoa's Civic was written off, and she takes the bus now"); None when it names nobody."""
+    if not clause.thing and set(subject.split()) <= clause.names:
+        return subject
+    owned = _possessed(subject)
+    if owned is not None and set(owned[0].split()) <= clause.names:
+        return owned[0]
+    return None
+
+
+def _points_back_to(text: str, clause: Clause, before: Clause) -> str | None:
+    """Whom or what ``clause`` (its text ``text``) is about when its subject points back to the
+    clause ``before`` it: "it" after a thing, "he" or "she" after someone named; else None."""
+    if before.subject is None:
+        return None
+    if clause.he_or_she:
+        return _named(before.subject, before)
+    return before.subject if _IT.match(text) is not None and before.thing else None
 
 
 @lru_cache(maxsize=8192)  # read for every pair a statement is judged in, and by the slot test
@@ -126,15 +142,17 @@ def clauses_of(statement: Statement) -> list[Clause]:
         clauses = [replace(clause, change=True) for clause in clauses]
     for i in range(1, len(clauses)):
         before, clause = clauses[i - 1], clauses[i]
-        if clause.subject is None and before.subject is not None and _points_back_to(texts[i], before):
+        subject = None if clause.subject is not None else _points_back_to(texts[i], clause, before)
+        if subject is not None:
+            same = subject == before.subject
             clauses[i] = replace(
                 clause,
-                subject=before.subject,
-                subject_nouns=before.subject_nouns,
-                thing=before.thing,
-                mentions=clause.mentions | {before.subject},
+                subject=subject,
+                subject_nouns=before.subject_nouns if same else frozenset(),
+                thing=before.thing and same,
+                mentions=clause.mentions | {subject},
                 # "he" names whom the clause before named
-                names=clause.names | ({before.subject} & before.names),
+                names=clause.names | (set(subject.split()) & before.names),
                 points_back=False,
             )
     return clauses
@@ -722,8 +740,10 @@ def _judge_sentences(old: Statement, new: Statement, cosine: float) -> Verdict:
     accountant now, no more 'junior' in my title" against "I'm a junior accountant"); one that
     restates or adds to it keeps both, whatever the rest says. A sentence about the past, a plan
     or someone else says nothing of the whole, nor does one that says nothing of anyone ("Big
-    news!", "Thanks Nate! See you later!"). The pair model is not asked about the whole: it reads
-    "Still in Leeds. The rent went up again though." as replacing "I live in Leeds" (p 0.93)."""
+    news!", "Thanks Nate! See you later!"). Where each sentence read is kept for want of a
+    reading, the two learned readers may read the whole (Verdict.unread_message); the pair head
+    alone read "Still in Leeds. The rent went up again though." as replacing "I live in Leeds"
+    (p 0.93), which its first sentence restating the fact rules out."""
     if not _of_anyone(old):
         return Verdict(False, NOT_ATOMIC)
     verdicts = []
@@ -736,7 +756,22 @@ def _judge_sentences(old: Statement, new: Statement, cosine: float) -> Verdict:
     kept = next((v for v in verdicts if v.reason in SENTENCE_KEEPS), None)
     if kept is not None:
         return kept
-    return Verdict(False, NOT_ATOMIC)
+    # every sentence read was kept for want of a reading, or as said of a subject the learned
+    # readers may read ("Graduation photos are up! Officially a registered nurse" against "I'm
+    # studying nursing at AUT"), and no sentence of no one names again what the fact names
+    # ("Still in Leeds." restates "I live in Leeds", whatever the rest says)
+    unread = bool(verdicts) and all(v.unread_or_past or v.other_subject_or_past for v in verdicts)
+    return Verdict(False, NOT_ATOMIC, unread_message=unread and not _names_again(old, new))
+
+
+def _names_again(old: Statement, new: Statement) -> bool:
+    """Whether a sentence of ``new`` said of no one names a value of ``old`` ("Still in Leeds.")."""
+    values = {v for clause in clauses_of(old) for v in clause.values}
+    return any(
+        values & read_clause(sentence.body, sentence.speaker).values
+        for sentence in _sentences(new)
+        if not _of_anyone(sentence)
+    )
 
 
 def _sentences(statement: Statement) -> list[Statement]:

@@ -127,6 +127,7 @@ class Clause:
     acts: frozenset[str] = frozenset()  # stems of the acts its change verb starts or ends ("quit smoking")
     thing: bool = False  # the subject is a common noun with a determiner ("the office wifi password")
     points_back: bool = False  # the subject is "it", "that", "you"...: what it is, the context says
+    he_or_she: bool = False  # ... and that word is "he" or "she" ("from Monday she works as a dispatcher")
     existential: bool = False  # "there is", "there won't be": says whether something is at all
     counted: frozenset[str] = frozenset()  # stems of the nouns its numbers count ("day" of "10 days")
     to_level: bool = False  # a number reached "to" ("down to 4 days", "scaled the cluster to 8 nodes")
@@ -726,6 +727,7 @@ def _read(text: str, speaker: str) -> Clause:
         plural=main is not None and main.tag_ in {"NNS", "NNPS"},
         acts=_acts(root) if predicate in CHANGE_LEMMAS else frozenset(),
         points_back=points_back(doc),
+        he_or_she=main is not None and main.lower_ in {"he", "she"},
         existential=any(t.dep_ == "expl" for t in doc),
         kinds=frozenset(
             t.lemma_.lower()

@@ -81,6 +81,12 @@ class BeliefSettings:
     # ("Haruto's dermatologist took him off the steroid cream"; never "Bob's sister moved to Oslo":
     # judge.Verdict.other_subject). Chosen on the dev halves (0.5 / 0.6 / 0.7 / 0.85); 1.0: never
     pair_model_other_subject_min: float = 0.6
+    # ... or this likely, with both readers, where the later statement is a message of several
+    # sentences none of which the judge read (judge.Verdict.unread_message: "ok so the last box is
+    # unpacked at the new house in Hilo!! the view is unreal" against "My place is a condo in
+    # Honolulu"). Chosen on the dev halves (0.5 / 0.6 / 0.7 / 0.8) with the LoCoMo dev chat turns
+    # it retires as a guard; 1.0: never
+    pair_model_message_min: float = 0.6
 
     def model_floor(self, verdict: Verdict, with_past: bool = False) -> float | None:
         """How likely the pair model must read a replacement where the judge kept both statements
@@ -92,6 +98,8 @@ class BeliefSettings:
             return self.pair_model_min
         if other_subject and self.pair_model_other_subject_min < 1.0:
             return self.pair_model_other_subject_min
+        if with_past and verdict.unread_message and self.pair_model_message_min < 1.0:
+            return self.pair_model_message_min
         return None
 
 

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from graphmem import language
-from graphmem.beliefs.judge import judge, judge_in_time, parse_sentences_ahead
+from graphmem.beliefs.judge import clauses_of, judge, judge_in_time, parse_sentences_ahead
 from graphmem.beliefs.statements import read_statement
 from graphmem.dynamics.contradiction import contradiction_beta, penalised_strength
 
@@ -463,6 +463,25 @@ def test_a_message_of_several_sentences_replaces_nothing_it_does_not_say(old: st
     assert not judge(read_statement(old), read_statement(new), 0.6).conflict
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "unread"),
+    [
+        # no sentence the judge reads against the fact: the learned readers may read the whole
+        ("I'm studying nursing at AUT.", "Graduation photos are up! Officially a registered nurse.", True),
+        ("I have one cat, Pip.", "Guess who came home with a kitten! Pip has a brother now.", True),
+        # a sentence that restates the fact, or a plan, keeps both whatever the rest says
+        ("I live in Leeds.", "Still in Leeds. The rent went up again though.", False),
+        ("I live in Leeds.", "We might move to York next year. Nothing is decided yet.", False),
+    ],
+)
+def test_a_message_none_of_whose_sentences_the_judge_reads_is_left_to_the_readers(
+    old: str, new: str, unread: bool
+) -> None:
+    verdict = judge(read_statement(old), read_statement(new), 0.5)
+    assert not verdict.conflict
+    assert verdict.unread_message is unread
+
+
 def test_the_sentences_parsed_ahead_in_a_batch_give_the_same_verdicts() -> None:
     updates = [
         ("I live in Leeds.", "Guess where I am writing from! We moved to York last week and I love it."),
@@ -506,3 +525,37 @@ def test_news_of_one_person_leaves_their_relatives_facts(old: str, new: str) -> 
 def test_he_in_a_later_clause_is_who_the_clause_before_named() -> None:
     new = read_statement("Diego moved to Madrid in May; he works at Iberia now.")
     assert judge(read_statement("Diego works at Vueling."), new, 0.6).conflict
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        # a name of two words is the one named
+        ("Oluwaseun Adeyemi moved to Abuja in June; he drives for Bolt.", "oluwaseun adeyemi"),
+        # a pronoun after an opening phrase is still the clause's subject
+        ("Ingrid handed in her notice in May, and from June she drives for Bolt.", "ingrid"),
+        # "she" after a named person's thing is its owner
+        ("Katja's old team was disbanded, so she drives for Bolt.", "katja"),
+    ],
+)
+def test_he_or_she_is_the_person_the_clause_before_named(text: str, subject: str) -> None:
+    assert clauses_of(read_statement(text))[-1].subject == subject
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Oluwaseun Adeyemi moved to Abuja in June; he drives for Bolt.",
+        "Ingrid handed in her notice in May, and from June she drives for Bolt.",
+    ],
+)
+def test_news_said_of_he_or_she_is_left_to_the_readers(text: str) -> None:
+    """Not kept as "about what the context named": the learned readers may read it as news."""
+    owner = clauses_of(read_statement(text))[0].subject or ""
+    verdict = judge(read_statement(f"{owner.title()} works at Equinor."), read_statement(text), 0.6)
+    assert verdict.unread_or_past
+
+
+def test_he_or_she_after_a_thing_of_no_one_named_points_nowhere() -> None:
+    text = "The Lisbon office closed in March, and she drives for Bolt."
+    assert clauses_of(read_statement(text))[-1].subject is None

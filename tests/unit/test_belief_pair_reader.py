@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 from numpy.typing import NDArray
 
-from graphmem.beliefs.judge import ABOUT_THE_PAST, Verdict
+from graphmem.beliefs.judge import ABOUT_THE_PAST, NOT_ATOMIC, Verdict
 from graphmem.beliefs.pair_head import PairHead
 from graphmem.beliefs.pair_reader import PairEncoder, PairReader, pooled, shipped_reader
 from graphmem.beliefs.resolver import LEARNED, BeliefChecker, BeliefSettings, Neighbour
@@ -152,3 +152,12 @@ def test_two_attributes_the_parse_read_apart_stay_whatever_the_readers_read() ->
         read_statement("Tomas started a new job at Siemens."), later, stored, vector
     )
     assert LEARNED not in plan.replaced().values()
+
+
+def test_a_message_of_unread_sentences_is_read_only_with_both_readers() -> None:
+    old = read_statement("Ravi plays bass in a band.")
+    new = read_statement("Ravi's band split up. He is learning the cello now.")
+    message = Verdict(False, NOT_ATOMIC, unread_message=True)
+    assert _checker(_Pairs(), _reader(0.0)).model_floor(message, old, new) == 0.6
+    assert _checker(_Vectors(), _reader(0.0)).model_floor(message, old, new) is None
+    assert _checker(_Pairs(), _reader(0.0)).model_floor(Verdict(False, NOT_ATOMIC), old, new) is None
