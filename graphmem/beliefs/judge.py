@@ -110,9 +110,17 @@ _HE = re.compile(r"^\W*(?:(?:so|and|but|now)\s+)?(?:he|she)(?:'s|\s)", re.IGNORE
 def _points_back_to(text: str, before: Clause) -> bool:
     """Whether the clause ``text`` is about the subject of the clause ``before`` it: "it" after a
     thing, "he" or "she" after someone named."""
-    if _HE.match(text) and not before.thing and before.subject in before.names:
+    if _HE.match(text) and not before.thing and _named_subject(before):
         return True
     return _IT.match(text) is not None and before.thing
+
+
+def _named_subject(clause: Clause) -> bool:
+    """Whether the clause's subject is someone it names: the name itself, or a name after the words
+    that place it ("In Singapore Priya takes the MRT": the subject reads "singapore priya")."""
+    subject = clause.subject or ""
+    words = subject.split()
+    return subject in clause.names or (len(words) > 1 and words[-1] in clause.names and "'s" not in subject)
 
 
 @lru_cache(maxsize=8192)  # read for every pair a statement is judged in, and by the slot test
@@ -134,7 +142,7 @@ def clauses_of(statement: Statement) -> list[Clause]:
                 thing=before.thing,
                 mentions=clause.mentions | {before.subject},
                 # "he" names whom the clause before named
-                names=clause.names | ({before.subject} & before.names),
+                names=clause.names | ({before.subject, before.subject.split()[-1]} & before.names),
                 points_back=False,
             )
     return clauses
@@ -154,6 +162,8 @@ def _of_someone(clause: Clause) -> bool:
     words = possessed[1].split() if possessed else []
     if words and words[-1] in clause.names:  # "Yu-ting's younger sister Yu-han": named after the noun
         return any(w in RELATION_NOUNS for w in words)
+    if len(words) > 1 and words[-2] in RELATION_NOUNS:
+        return True  # "Kwame's eldest son Kofi", the name the parse did not read as one
     return bool(words) and words[-1] in RELATION_NOUNS
 
 
@@ -433,6 +443,8 @@ def _changes_the_subject_of(changed: Clause, other: Clause) -> bool:
     about ("Postponed the audit to May 9" changes what "The audit is on April 2" says of the audit)."""
     if not (changed.predicate in CHANGE_LEMMAS and other.subject) or other.subject == changed.subject:
         return False  # the verb itself is the change ("a new sofa" changes nothing of the cat's)
+    if _one_name(changed, other):
+        return False  # one person read two ways ("Priya", "In Singapore Priya"): not done to them
     if _is_named(changed) and not _one_subject(changed, other):
         return False  # a named doer's change is theirs: "Marco moved and joined Giulia" changes no Giulia
     return _names(changed, other.subject)
