@@ -87,6 +87,10 @@ class RankWeights:
     # LoCoMo recall@10 on every 2nd question): 0 -> 0.906/0.945, 0.813/0.893, 0.782/0.921, 0.6919;
     # 0.15 -> the same; 0.25 and 0.35 -> users2 hit@3 0.900, the rest the same (LoCoMo 0.6919 at 0.25).
     words_from: float = 0.25
+    # A memory related to the question (relevance above LOW_SIMILARITY) that speaks of the
+    # single-valued attribute the question names (where someone lives, works, who manages them:
+    # recall/attributes.py) gains this much; 0 turns it off. Dev halves in process: see the README.
+    attribute: float = 0.1
 
     def __post_init__(self) -> None:
         if 2 * self.dynamics_cap + self.entity_bonus >= CLEAR_MARGIN:
