@@ -28,13 +28,19 @@ STATED_TEXTS = 20_000  # as recall/whose.py keeps its readings
 _WORK_AS_JOB = frozenset({"for", "at", "as", "with", "on", "in"})
 
 
+# "work" and "home" as places one goes to or is at ("drives to work", "any animals at home?")
+_PLACES = frozenset({"work", "home"})
+
+
 def _named(words: list[str]) -> set[str]:
     """The words that name an attribute: not 'living' in "for a living" (what one earns, not where
-    one lives), nor 'work' as where one goes ("drives to work", "How does Emily get to work?")."""
+    one lives), nor 'work' or 'home' as a place one goes to or is at ("drives to work", "How does
+    Emily get to work?", "Does Nkechi have any animals at home?")."""
     named = set()
     for i, word in enumerate(words):
         before, after = words[i - 1] if i else "", words[i + 1] if i + 1 < len(words) else ""
-        if after_a_living(word, before) or (word == "work" and before == "to" and after not in _WORK_AS_JOB):
+        a_place = word in _PLACES and before in ("to", "at") and after not in _WORK_AS_JOB
+        if after_a_living(word, before) or a_place:
             continue
         named.add(word)
     return named

@@ -18,6 +18,8 @@ from graphmem.recall.whose import asked_about
         ("Who is Tomasz's employer?", {"employment"}),
         ("What does Tomasz do for a living?", set()),  # earning a living is no home
         ("What instruments can Tomasz play?", set()),
+        ("Does Tomasz keep any pets at home?", set()),  # where the pets are, not where he lives
+        ("How does Tomasz get to work now?", set()),  # the way there, not the job
     ],
 )
 def test_a_question_names_the_attribute_it_asks_about(question: str, asked: set[str]) -> None:
