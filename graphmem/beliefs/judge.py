@@ -113,8 +113,11 @@ def _named(subject: str, clause: Clause) -> str | None:
     """Whom ``he`` or ``she`` after ``clause`` (about ``subject``) means: the person it names
     ("Ikechukwu Eze works as a project manager now; he ..."), or the named owner of the thing it is
     about ("Adwoa's Civic was written off, and she takes the bus now"); None when it names nobody."""
-    if not clause.thing and set(subject.split()) <= clause.names:
+    words = subject.split()
+    if not clause.thing and set(words) <= clause.names:
         return subject
+    if not clause.thing and len(words) > 1 and words[-1] in clause.names and "'s" not in subject:
+        return subject  # a name read with the words that place it ("In Singapore Priya takes the MRT")
     owned = _possessed(subject)
     if owned is not None and set(owned[0].split()) <= clause.names:
         return owned[0]
@@ -172,6 +175,8 @@ def _of_someone(clause: Clause) -> bool:
     words = possessed[1].split() if possessed else []
     if words and words[-1] in clause.names:  # "Yu-ting's younger sister Yu-han": named after the noun
         return any(w in RELATION_NOUNS for w in words)
+    if len(words) > 1 and words[-2] in RELATION_NOUNS:
+        return True  # "Kwame's eldest son Kofi", the name the parse did not read as one
     return bool(words) and words[-1] in RELATION_NOUNS
 
 
@@ -451,6 +456,8 @@ def _changes_the_subject_of(changed: Clause, other: Clause) -> bool:
     about ("Postponed the audit to May 9" changes what "The audit is on April 2" says of the audit)."""
     if not (changed.predicate in CHANGE_LEMMAS and other.subject) or other.subject == changed.subject:
         return False  # the verb itself is the change ("a new sofa" changes nothing of the cat's)
+    if _one_name(changed, other):
+        return False  # one person read two ways ("Priya", "In Singapore Priya"): not done to them
     if _is_named(changed) and not _one_subject(changed, other):
         return False  # a named doer's change is theirs: "Marco moved and joined Giulia" changes no Giulia
     return _names(changed, other.subject)

@@ -54,6 +54,8 @@ SINGLE_VALUED: dict[str, frozenset[str]] = {
     ),
     "employment": lexicon(
         "works work working employed employer job joined company hired position role title"
+        # the job ends: "was laid off", "was made redundant", "got fired", "resigned"
+        " laid redundant fired sacked resigned"
     ),
     "favourite": frozenset({"favorite", "favourite", "fave"}),
     "age": frozenset({"age", "old", "aged", "turned", "birthday", "born"}),

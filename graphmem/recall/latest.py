@@ -8,7 +8,11 @@ when it states the same thing of the same person: it matches at least ``min_shar
 earlier memory's telling words that are not names (weighed among the recall's candidates,
 recall/keywords.py: "client" here). Names are left out because a later memory naming the same
 place or employer mostly says more of it ("Siobhán lives in Galway", then "Siobhán works as a
-teacher in Galway"). A follower is not about someone else (recall/whose.py: "Sophie's sister's
+teacher in Galway"). A later memory also follows an earlier one when both speak of the attribute
+the question asks about (recall/attributes.py: "The family moved to a farm near San Isidro"
+follows "Andrés lives in San José, in Escazú" for "Where does Andrés live now?"), before one that
+only shares words.
+A follower is not about someone else (recall/whose.py: "Sophie's sister's
 client" does not follow "Sophie's client"), and a relative's statement is followed only by one
 stated of that relative. Among the earlier memory's followers, the one matching most of its words
 (then the latest) takes the earlier memory's score and a hair more; chains settle in turn. A
@@ -34,6 +38,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 
+from graphmem.recall.attributes import attributes_of
 from graphmem.recall.keywords import TermStats, analyse
 from graphmem.recall.whose import Whose, other_subject, stated_of
 
@@ -48,6 +53,8 @@ _WORD = re.compile(r"[\w'-]+")
 # How much above the earlier memory's score a follower is put: enough to order them, too little
 # to pass anything else.
 _HAIR = 1e-4
+# Capital words that open a sentence without naming anyone ("The family moved...")
+_NO_NAMES = ("the", "our", "their", "his", "her", "its", "this", "that", "they", "we")
 
 
 def asks_how_things_stand(question: str) -> bool:
@@ -72,6 +79,12 @@ def _shares(
     return {m: sum(w for t, w in weights.items() if t in terms[m]) / total for m in later}
 
 
+def _of_one(earlier: Whose | None, later: Whose | None) -> bool:
+    """Whether a later memory is said of the one ``earlier`` is, or of no one it names ("The family
+    moved to Burnage"; a sentence opening with a capital word that is no name reads as one)."""
+    return later is None or earlier is None or later.owner in (earlier.owner, *_NO_NAMES)
+
+
 def _relation(whose: Whose | None) -> str:
     return whose.relation if whose is not None else ""
 
@@ -84,23 +97,31 @@ def _follower(
     stated: Mapping[str, Whose | None],
     stats: TermStats,
     min_share: float,
+    attributes: Mapping[str, frozenset[str]],
 ) -> str | None:
     """The later memory that states most of what ``earlier`` states (then the latest: ``later``
-    comes oldest first), or None when none reaches ``min_share``. ``terms`` and ``stated`` hold each
-    memory's analysed words and whose fact it states, read once a recall."""
+    comes oldest first), or None when none reaches ``min_share``. A later memory speaking of an
+    attribute asked about that ``earlier`` speaks of too (``attributes``: those of each memory the
+    question asks about) follows it whatever words they share, before any that does not.
+    ``terms`` and ``stated`` hold each memory's analysed words and whose fact it states, read once
+    a recall."""
     shares = _shares(_common_words(texts[earlier]), later, terms, stats)
-    best: tuple[float, int] | None = None
+    best: tuple[bool, float, int] | None = None
     chosen = None
     earlier_whose = stated[earlier]
+    asked_of_earlier = attributes.get(earlier, frozenset())
     for rank, memory_id in enumerate(later):
         share = shares.get(memory_id, 0.0)
         whose = stated[memory_id]
-        if share < min_share or other_subject(earlier_whose, whose):
+        same_attribute = bool(asked_of_earlier & attributes.get(memory_id, frozenset())) and _of_one(
+            earlier_whose, whose
+        )
+        if (share < min_share and not same_attribute) or other_subject(earlier_whose, whose):
             continue
         if _relation(earlier_whose) + _relation(whose) and whose != earlier_whose:
             continue  # a relative's statement follows, and is followed by, only one of theirs
-        if best is None or (share, rank) > best:
-            best, chosen = (share, rank), memory_id
+        if best is None or (same_attribute, share, rank) > best:
+            best, chosen = (same_attribute, share, rank), memory_id
     return chosen
 
 
@@ -112,11 +133,13 @@ def later_first(
     min_share: float,
     related: Collection[str],
     top: int = 10,
+    asked_attributes: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, float], set[str]]:
     """Scores where each of the ``top`` memories' follower ranks just above it, and the ids that
     moved. Only ``related`` memories (related to the question on their own) follow, and none about
-    someone else than ``asked`` (whose fact the question asks for). Only memories with a text and
-    a time take part."""
+    someone else than ``asked`` (whose fact the question asks for). A later memory speaking of one
+    of ``asked_attributes`` (the attributes the question names: recall/attributes.py) that the
+    earlier one speaks of too follows it. Only memories with a text and a time take part."""
     adjusted = dict(scores)
     known = [m for m in scores if m in texts and m in occurred]
     by_time = sorted(known, key=lambda m: (occurred[m], m))
@@ -125,13 +148,18 @@ def later_first(
     stated = {m: stated_of(texts[m]) for m in known}
     stats = TermStats.of(analysed.values())
     eligible = {m for m in known if m in related and not other_subject(asked, stated[m])}
+    attributes = {m: attributes_of(texts[m]) & asked_attributes for m in known} if asked_attributes else {}
     moved: set[str] = set()
     for _ in range(top):  # a chain of followers settles in at most one pass per link
         changed = False
         leaders = sorted(known, key=lambda m: (-adjusted[m], m))[:top]
         for earlier in leaders:
             later = [m for m in by_time if occurred[m] > occurred[earlier] and m in eligible]
-            follower = _follower(earlier, later, texts, terms, stated, stats, min_share) if later else None
+            follower = (
+                _follower(earlier, later, texts, terms, stated, stats, min_share, attributes)
+                if later
+                else None
+            )
             if follower is not None and adjusted[follower] <= adjusted[earlier]:
                 adjusted[follower] = adjusted[earlier] + _HAIR
                 moved.add(follower)

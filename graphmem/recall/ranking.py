@@ -87,6 +87,14 @@ class RankWeights:
     # LoCoMo recall@10 on every 2nd question): 0 -> 0.906/0.945, 0.813/0.893, 0.782/0.921, 0.6919;
     # 0.15 -> the same; 0.25 and 0.35 -> users2 hit@3 0.900, the rest the same (LoCoMo 0.6919 at 0.25).
     words_from: float = 0.25
+    # A memory related to the question (relevance above LOW_SIMILARITY) that speaks of the
+    # single-valued attribute the question names (where someone lives, works, who manages them:
+    # recall/attributes.py) gains this much; 0 turns it off. 0.1 is the clear margin, taken without
+    # a sweep (session 33, one run): with it and the attribute followers (recall/latest.py), dev
+    # halves through REST (users / users2 / users3 hit@1 / hit@3) 0.929/0.969, 0.880/0.947,
+    # 0.851/0.990; the followers alone 0.898/0.945, 0.867/0.933, 0.851/0.980; main 0.906/0.945,
+    # 0.847/0.920, 0.812/0.970 (bench/results/user-memory-dev-rank13-before-after.jsonl).
+    attribute: float = 0.1
 
     def __post_init__(self) -> None:
         if 2 * self.dynamics_cap + self.entity_bonus >= CLEAR_MARGIN:

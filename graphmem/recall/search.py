@@ -27,6 +27,7 @@ from datetime import timedelta
 from graphmem.clock import Clock, SystemClock
 from graphmem.embedding.base import Embedder
 from graphmem.models import MemoryRecord, Recalled, RecallQuery, RecallResult
+from graphmem.recall.attributes import attributes_asked, speaking_of
 from graphmem.recall.budget import tight_budget
 from graphmem.recall.dated import without_dates
 from graphmem.recall.evidence import Found, Hit, Plan, evidence_of, in_context
@@ -290,9 +291,16 @@ class Recaller:
                         base[m] -= about_someone_else(e, s.ranking)
                         others.add(m)
                         reasons.setdefault(m, []).append("about someone else than asked")
+            # A memory speaking of the attribute asked about (where someone lives, works...).
+            attributes = attributes_asked(query.query)
+            if s.ranking.attribute:
+                related = {m for m, r in base.items() if r >= LOW_SIMILARITY and m not in others}
+                for m in speaking_of(attributes, {**pool_texts, **fresh}, related):
+                    base[m] += s.ranking.attribute
+                    reasons.setdefault(m, []).append("speaks of what is asked about")
             # Asked how things stand now, the later of two statements on one thing first.
             now = current_only and s.ranking.follower_share > 0 and asks_how_things_stand(query.query)
-            latest = ({**pool_texts, **fresh}, asked) if now else None
+            latest = ({**pool_texts, **fresh}, asked, attributes) if now else None
             ranked = self._rank(
                 vector,
                 fulltext,
@@ -427,13 +435,13 @@ class Recaller:
         intent: Intent | None,
         current_only: bool,
         others: frozenset[str] = frozenset(),
-        latest: tuple[dict[str, str], Whose | None] | None = None,
+        latest: tuple[dict[str, str], Whose | None, frozenset[str]] | None = None,
     ) -> list[tuple[str, float, list[str]]]:
         """Relevance spread to graph neighbours, then nudged by dynamics and intent; best first.
         A memory about someone else than asked (``others``, whose ``base`` is already lowered)
         lifted by a neighbour (a belief it replaced) loses ``other_subject`` of the lift too. With
-        ``latest`` (the texts, and whose fact is asked for), the later of two statements on one
-        thing ranks first (recall/latest.py)."""
+        ``latest`` (the texts, whose fact is asked for and the attributes it names), the later of
+        two statements on one thing ranks first (recall/latest.py)."""
         s = self._settings
         facts: dict[str, Facts] = {c.id: c.facts for c in [*deep, *fulltext, *vector]}
         for n in neighbours:
@@ -461,10 +469,18 @@ class Recaller:
                 if boost > 1.0:
                     reasons.setdefault(memory_id, []).append(f"fits intent {intent}")
         if latest is not None:
-            texts, asked = latest
+            texts, asked, attributes = latest
             occurred = {m: facts[m].occurred for m in scores}
             related = {m for m, r in base.items() if r >= LOW_SIMILARITY}
-            scores, moved = later_first(scores, texts, occurred, asked, s.ranking.follower_share, related)
+            scores, moved = later_first(
+                scores,
+                texts,
+                occurred,
+                asked,
+                s.ranking.follower_share,
+                related,
+                asked_attributes=attributes,
+            )
             scores = leaning_later(scores, occurred, related, s.ranking.later_lean)
             for memory_id in sorted(moved):
                 reasons.setdefault(memory_id, []).append("said later of the same as a match")

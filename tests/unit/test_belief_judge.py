@@ -8,6 +8,7 @@ import pytest
 
 from graphmem import language
 from graphmem.beliefs.judge import clauses_of, judge, judge_in_time, parse_sentences_ahead
+from graphmem.beliefs.resolver import read_apart
 from graphmem.beliefs.statements import read_statement
 from graphmem.dynamics.contradiction import contradiction_beta, penalised_strength
 
@@ -559,3 +560,44 @@ def test_news_said_of_he_or_she_is_left_to_the_readers(text: str) -> None:
 def test_he_or_she_after_a_thing_of_no_one_named_points_nowhere() -> None:
     text = "The Lisbon office closed in March, and she drives for Bolt."
     assert clauses_of(read_statement(text))[-1].subject is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Ingrid's youngest daughter Solveig trains as a nurse in Bergen.", "Ingrid sold the cabin at Voss."),
+        (
+            "Abena's eldest son Kwesi studies law at Legon.",
+            "Abena bought 5 more acres, bringing the farm to 15 acres.",
+        ),
+    ],
+)
+def test_a_relative_named_after_the_noun_is_someone_of_the_owners(old: str, new: str) -> None:
+    verdict = judge(read_statement(old), read_statement(new), 0.45)
+    assert not verdict.conflict
+    assert not verdict.other_subject  # no learned reader may retire the relative's fact for the owner's
+
+
+def test_she_after_a_name_read_with_its_place_is_that_person_and_no_move_is_undone() -> None:
+    for old, new in [
+        (
+            "Anja moved to Berlin in June; she shares a flat in Wedding.",
+            "In Berlin Anja takes the U-Bahn to work; she sold the Polo to a cousin.",
+        ),
+        (
+            "Kenji moved to Osaka in March; he shares an apartment in Namba.",
+            "In Osaka Kenji takes the subway to work; he sold the Honda scooter to a friend.",
+        ),
+    ]:
+        assert not judge(read_statement(old), read_statement(new), 0.48).conflict
+
+
+def test_the_end_of_a_job_is_read_apart_from_a_rent() -> None:
+    rent = read_statement("Tariq's rent is 1,400 euros a month for a studio.")
+    for ending in ("Tariq was made redundant by Siemens in June.", "Tariq got fired from the bakery."):
+        assert read_apart(rent, read_statement(ending))
+    assert judge(
+        read_statement("Tariq works as a baker at Kamps."),
+        read_statement("Tariq was laid off by Kamps."),
+        0.7,
+    ).conflict
