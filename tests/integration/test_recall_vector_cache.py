@@ -156,13 +156,20 @@ def test_a_cached_recall_answers_as_a_recall_from_the_graph(
         for ask in asks:
             cached = memory.recall_query(ask)
             graph = conn.memory.recall_query(ask)
-            # the same memories for the same reasons (cosines agree to float32: 0.58 or 0.59)
-            assert [(r.id, reasons(r)) for r in cached.results] == [
-                (r.id, reasons(r)) for r in graph.results
-            ], ask
+            # the same memories for the same reasons (cosines agree to float32: 0.58 or 0.59), in
+            # the same order but for two whose scores tie within that (the order of a near tie
+            # follows float rounding, and the memories' random ids)
             assert [r.score for r in cached.results] == pytest.approx(
                 [r.score for r in graph.results], abs=0.01
             )
+            for mine, theirs in zip(cached.results, graph.results, strict=True):
+                assert mine.id == theirs.id or abs(mine.score - theirs.score) <= 0.01, ask
+            by_id = {r.id: reasons(r) for r in graph.results}
+            assert {r.id: reasons(r) for r in cached.results if r.id in by_id} == {
+                r.id: by_id[r.id] for r in cached.results if r.id in by_id
+            }, ask
+            ties = [r for r in cached.results if r.id not in by_id]  # a near tie at the cut
+            assert len(ties) <= 1 and all(abs(r.score - graph.results[-1].score) <= 0.01 for r in ties), ask
     finally:
         conn.close()
 
