@@ -753,8 +753,9 @@ def _judge_sentences(old: Statement, new: Statement, cosine: float) -> Verdict:
     (p 0.93), which its first sentence restating the fact rules out."""
     if not _of_anyone(old):
         return Verdict(False, NOT_ATOMIC)
+    sentences = _sentences(new)
     verdicts = []
-    for sentence in _sentences(new):
+    for sentence in sentences:
         if sentence_count(sentence.body) == 1 and _of_anyone(sentence):  # read alone, it may split
             verdicts.append(_judge_sentence(old, sentence, cosine))
     conflict = next((v for v in verdicts if v.conflict), None)
@@ -768,15 +769,16 @@ def _judge_sentences(old: Statement, new: Statement, cosine: float) -> Verdict:
     # studying nursing at AUT"), and no sentence of no one names again what the fact names
     # ("Still in Leeds." restates "I live in Leeds", whatever the rest says)
     unread = bool(verdicts) and all(v.unread_or_past or v.other_subject_or_past for v in verdicts)
-    return Verdict(False, NOT_ATOMIC, unread_message=unread and not _names_again(old, new))
+    return Verdict(False, NOT_ATOMIC, unread_message=unread and not _names_again(old, sentences))
 
 
-def _names_again(old: Statement, new: Statement) -> bool:
-    """Whether a sentence of ``new`` said of no one names a value of ``old`` ("Still in Leeds.")."""
+def _names_again(old: Statement, sentences: list[Statement]) -> bool:
+    """Whether one of ``sentences`` (of a later message) said of no one names a value of ``old``
+    ("Still in Leeds.")."""
     values = {v for clause in clauses_of(old) for v in clause.values}
     return any(
         values & read_clause(sentence.body, sentence.speaker).values
-        for sentence in _sentences(new)
+        for sentence in sentences
         if not _of_anyone(sentence)
     )
 
@@ -831,10 +833,8 @@ def _judge_sentence(old: Statement, new: Statement, cosine: float) -> Verdict:
     conflict = next((v for v in verdicts if v.conflict), None)
     if conflict is not None:
         return conflict
-    unread = all(v.reason in UNREAD_KEEPS for v in verdicts)
-    other_subject = not unread and all(v.reason in UNREAD_KEEPS or v.other_subject for v in verdicts)
-    with_past = all(v.reason in UNREAD_OR_PAST for v in verdicts)
-    other_with_past = not with_past and all(v.reason in UNREAD_OR_PAST or v.other_subject for v in verdicts)
+    unread, other_subject = _left_to_readers(verdicts, UNREAD_KEEPS)
+    with_past, other_with_past = _left_to_readers(verdicts, UNREAD_OR_PAST)
     return Verdict(
         False,
         verdicts[0].reason,
@@ -843,6 +843,14 @@ def _judge_sentence(old: Statement, new: Statement, cosine: float) -> Verdict:
         unread_or_past=with_past,
         other_subject_or_past=other_with_past,
     )
+
+
+def _left_to_readers(verdicts: list[Verdict], unread_reasons: frozenset[str]) -> tuple[bool, bool]:
+    """Whether every clause pair was kept for one of ``unread_reasons`` (unread), and else whether
+    every one was kept for one of them or as said of another subject (Verdict.other_subject)."""
+    unread = all(v.reason in unread_reasons for v in verdicts)
+    other_subject = not unread and all(v.reason in unread_reasons or v.other_subject for v in verdicts)
+    return unread, other_subject
 
 
 def judge_in_time(

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from graphmem.recall.lucene import after_a_living, tokens, word_of
+from graphmem.recall.lucene import tokens, word_of
 from graphmem.stemming import stem
 
 K1 = 1.2
@@ -49,18 +49,13 @@ def analyse(text: str) -> tuple[str, ...]:
     """The stemmed content words of ``text`` (stop words and punctuation dropped): the stems of
     ``query_words(text, unique=False)``, one cached look-up a token."""
     terms: list[str] = []
-    previous = ""
     for token in tokens(text):
         term = _term(token)
-        if term is not None and not (term == _LIVING_STEM and after_a_living(token, previous)):
+        if term is not None:
             terms.append(term)
             if len(terms) == MAX_WORDS:
                 break
-        previous = token
     return tuple(terms)
-
-
-_LIVING_STEM = stem("living")
 
 
 @dataclass(frozen=True)

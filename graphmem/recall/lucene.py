@@ -70,13 +70,15 @@ _STOPWORDS = frozenset(
 
 
 def tokens(text: str) -> list[str]:
-    """The lower-cased tokens of ``text`` that :func:`query_words` reads, in order."""
-    return _TOKEN.findall(text.lower())
+    """The lower-cased tokens of ``text`` that :func:`query_words` reads, in order: all but
+    'living' in "for a living" (:func:`after_a_living`)."""
+    found = _TOKEN.findall(text.lower())
+    return [t for i, t in enumerate(found) if not (i and after_a_living(t, found[i - 1]))]
 
 
 def word_of(token: str) -> str | None:
     """The word a token of :func:`tokens` counts as: without apostrophes; None for a stop word or a
-    single character (and for 'living' after 'a', which :func:`query_words` checks itself)."""
+    single character."""
     word = token.strip("'")
     if len(word) < 2 or word in _STOPWORDS:
         return None
@@ -92,12 +94,9 @@ def after_a_living(token: str, before: str) -> bool:
 def query_words(text: str, max_terms: int = 64, unique: bool = True) -> list[str]:
     """The lower-cased words of ``text`` without stop words, apostrophes or operators."""
     words: list[str] = []
-    previous = ""
     for token in tokens(text):
         word = word_of(token)
-        skip = word is None or (word == "living" and after_a_living(token, previous))
-        previous = token
-        if word is None or skip:
+        if word is None:
             continue
         if unique and word in words:
             continue

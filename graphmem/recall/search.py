@@ -293,14 +293,15 @@ class Recaller:
                         reasons.setdefault(m, []).append("about someone else than asked")
             # A memory speaking of the attribute asked about (where someone lives, works...).
             attributes = attributes_asked(query.query)
+            texts = {**pool_texts, **fresh}
             if s.ranking.attribute:
                 related = {m for m, r in base.items() if r >= LOW_SIMILARITY and m not in others}
-                for m in speaking_of(attributes, {**pool_texts, **fresh}, related):
+                for m in speaking_of(attributes, texts, related):
                     base[m] += s.ranking.attribute
                     reasons.setdefault(m, []).append("speaks of what is asked about")
             # Asked how things stand now, the later of two statements on one thing first.
             now = current_only and s.ranking.follower_share > 0 and asks_how_things_stand(query.query)
-            latest = ({**pool_texts, **fresh}, asked, attributes) if now else None
+            latest = (texts, asked, attributes) if now else None
             ranked = self._rank(
                 vector,
                 fulltext,

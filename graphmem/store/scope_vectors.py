@@ -28,6 +28,7 @@ from graphmem.store.search import (
     SearchFilter,
     Surroundings,
     facts_of,
+    ranking_facts,
 )
 
 
@@ -140,21 +141,19 @@ def detail_facts(values: list[Any]) -> Facts:
     times = values[_AT["times"]]
     occurred = times[1][0] if times[1] is not None else None
     accessed = times[2][0] if times[2] is not None else occurred
-    importance, strength = values[_AT["importance"]], values[_AT["strength"]]
-    faded_at = values[_AT["faded_at"]]
-    return Facts(
-        float(importance if importance is not None else 0.5),
-        float(strength if strength is not None else 1.0),
-        str(values[_AT["layer"]]),
-        tuple(values[_AT["categories"]] or ()),
-        float(occurred or 0),
-        float(accessed or 0),
-        int(values[_AT["spaced"]] or 0),
-        float(values[_AT["priority"]] or 0.0),
-        bool(values[_AT["pinned"]]),
-        float(values[_AT["fade"]] or 1.0),
-        float(faded_at) if faded_at is not None else None,
-        str(values[_AT["status"]] or "active"),
+    return ranking_facts(
+        values[_AT["importance"]],
+        values[_AT["strength"]],
+        values[_AT["layer"]],
+        values[_AT["categories"]],
+        occurred,
+        accessed,
+        values[_AT["spaced"]],
+        values[_AT["priority"]],
+        values[_AT["pinned"]],
+        values[_AT["fade"]],
+        values[_AT["faded_at"]],
+        values[_AT["status"]],
     )
 
 
@@ -288,8 +287,9 @@ def start(tx: Transaction, lucene: str | None, where: SearchFilter, *, text_k: i
 
 
 def _candidate_facts(values: list[Any]) -> Facts:
-    """The ranking facts of a candidate row given as a list in :data:`CANDIDATE_COLUMNS` order."""
-    return facts_of(dict(zip(CANDIDATE_COLUMNS, values, strict=True)))
+    """The ranking facts of a candidate row given as a list in :data:`CANDIDATE_COLUMNS` order
+    (after its id and score, the facts' own order)."""
+    return ranking_facts(*values[2:])
 
 
 def checked(

@@ -170,19 +170,51 @@ class Neighbour(NamedTuple):
 
 def facts_of(row: Row) -> Facts:
     """The ranking facts of a candidate row (the columns every search query returns)."""
+    return ranking_facts(
+        row["importance"],
+        row["strength"],
+        row["layer"],
+        row["categories"],
+        row["occurred"],
+        row["accessed"],
+        row["spaced"],
+        row["priority"],
+        row["pinned"],
+        row.get("fade"),
+        row.get("faded_at"),
+        row.get("status"),
+    )
+
+
+def ranking_facts(
+    importance: Any,
+    strength: Any,
+    layer: Any,
+    categories: Any,
+    occurred: Any,
+    accessed: Any,
+    spaced: Any,
+    priority: Any,
+    pinned: Any,
+    fade: Any,
+    faded_at: Any,
+    status: Any,
+) -> Facts:
+    """:class:`Facts` of the values the graph sent for one memory, in its field order, with the
+    defaults of a property the memory lacks (importance 0.5, strength 1.0, fade 1.0, active...)."""
     return Facts(
-        importance=float(row["importance"] if row["importance"] is not None else 0.5),
-        strength=float(row["strength"] if row["strength"] is not None else 1.0),
-        layer=str(row["layer"]),
-        categories=tuple(row["categories"] or ()),
-        occurred=float(row["occurred"] or 0),
-        accessed=float(row["accessed"] or 0),
-        spaced=int(row["spaced"] or 0),
-        priority=float(row["priority"] or 0.0),
-        pinned=bool(row["pinned"]),
-        fade=float(row.get("fade") or 1.0),
-        faded_at=float(row["faded_at"]) if row.get("faded_at") is not None else None,
-        status=str(row.get("status") or "active"),
+        float(importance if importance is not None else 0.5),
+        float(strength if strength is not None else 1.0),
+        str(layer),
+        tuple(categories or ()),
+        float(occurred or 0),
+        float(accessed or 0),
+        int(spaced or 0),
+        float(priority or 0.0),
+        bool(pinned),
+        float(fade or 1.0),
+        float(faded_at) if faded_at is not None else None,
+        str(status or "active"),
     )
 
 
