@@ -176,6 +176,24 @@ def _counts(doc: Any) -> set[float]:
     return found
 
 
+def _undated_words(doc: Any) -> set[str]:
+    """The words of ``doc`` outside the dates it names."""
+    return {t.text.lower() for t in doc if t.ent_type_ != "DATE"}
+
+
+def _ordinals(doc: Any) -> set[float]:
+    """The ordinals written as words that rank a noun ("a first-year student", "in the second year",
+    "my third car"): alpha2digit leaves "first" and "second" as words, rightly where they are no
+    rank ("first, ...", "a second opinion" counts nothing) -- here they modify the noun they rank."""
+    found: set[float] = set()
+    for t in doc:
+        if t.pos_ == "ADJ" and t.dep_ == "amod" and t.is_alpha:
+            written = alpha2digit(t.lower_, "en", threshold=0)
+            if written != t.lower_ and written[-2:] in {"st", "nd", "rd", "th"}:
+                found |= _numbers(written)
+    return found
+
+
 def _numbers(text: str) -> set[float]:
     found = set()
     for raw in _NUMBER.findall(text):
@@ -693,6 +711,7 @@ def _read(text: str, speaker: str) -> Clause:
         value_tokens = [t for t in value_tokens if t != inverted[1]] + [inverted[0]]
     numbers = _numbers(alpha2digit(text, "en"))  # "two thousand dollars" is 2000 dollars
     numbers |= _counts(doc)  # "one coffee a day", "two cats": alpha2digit leaves words below three
+    numbers |= _ordinals(doc)  # "a first-year student" / "a second-year student"
     main = main_subject(doc)
     return Clause(
         subject=subject,
@@ -705,7 +724,8 @@ def _read(text: str, speaker: str) -> Clause:
         key=key,
         hedged=hedged or _going_to_do(doc) or "nothing decided" in lower,
         past_only=_past_only(doc, root, lower, words) or phrasal == "grow_up",  # "grew up in Nottingham"
-        additive=bool(words & ADDITIVE_WORDS) or "as well" in lower or "in addition" in lower,
+        # "second" adds a thing ("a second cat"), not where it says when ("a second-year student")
+        additive=bool(_undated_words(doc) & ADDITIVE_WORDS) or "as well" in lower or "in addition" in lower,
         change=_announces_change(doc)
         or _opens_with_a_start(doc)
         or "no longer" in lower

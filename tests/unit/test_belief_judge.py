@@ -601,3 +601,26 @@ def test_the_end_of_a_job_is_read_apart_from_a_rent() -> None:
         read_statement("Tariq was laid off by Kamps."),
         0.7,
     ).conflict
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Mateo is a third-year medical student.", "Mateo is a fourth-year medical student."),
+        ("Aroha is in the first year of her degree.", "Aroha is in the second year of her degree."),
+        ("Our offsite is on the first Friday of June.", "Our offsite is on the third Friday of June."),
+    ],
+)
+def test_a_new_rank_written_as_a_word_is_a_new_value(old: str, new: str) -> None:
+    assert judge(read_statement(old), read_statement(new), 0.95).conflict
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I have a dog named Biscuit.", "We adopted a second dog last week."),
+        ("Amara is a second-year architecture student.", "Amara is a second-year student at the Bartlett."),
+    ],
+)
+def test_a_second_thing_or_the_same_rank_again_keeps_both(old: str, new: str) -> None:
+    assert not judge(read_statement(old), read_statement(new), 0.8).conflict
