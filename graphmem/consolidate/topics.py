@@ -302,6 +302,7 @@ from graphmem.consolidate.consensus import (
 )
 from graphmem.consolidate.pair_joins import joined_pairs, loose_pairs
 from graphmem.consolidate.priced import both_priced
+from graphmem.consolidate.referents import ReferentRule, referred_entities
 from graphmem.consolidate.shared_keys import content_words, function_words_of, shared_pairs
 from graphmem.consolidate.strays import without_strays
 from graphmem.store.consolidation import Neighbours, TopicSignals
@@ -425,6 +426,12 @@ class TopicWeights:
     # every seed at each. The memories' nearest ranked by the corrected cosine as well: 53 of 68
     # (topics 16 -> 15)
     priced: float = 0.2
+    # A memory that names nobody the scope talks about and says 'he' or 'she' ties as if it named
+    # whom the memory most like it names beside the same pronoun, among this many memories of the
+    # scope either side in time (0: never; graphmem.consolidate.referents) ...
+    referents: int = 60
+    referent_cosine: float = 0.2  # ... at this cosine at least ...
+    referent_mentions: int = 2  # ... counting only entities that many memories of the scope name
 
 
 @dataclass(frozen=True)
@@ -610,6 +617,19 @@ def topic_clusters(
     list in ``neighbours`` (read wider than ``w.neighbours``: the first pass takes the first ones).
     """
     near = nearest(neighbours, w)
+    if w.referents:
+        rule = ReferentRule(w.referents, w.referent_cosine, w.referent_mentions)
+        referred = referred_entities(
+            topic_nodes(near),
+            signals.texts,
+            signals.entities,
+            signals.mentions,
+            signals.occurred,
+            signals.scopes,
+            vectors,
+            rule,
+        )
+        signals = replace(signals, entities=referred)
     found = _topics(near, vectors, signals, w, min_size, max_size, keyed=False, processes=processes)
     if not w.leftover_agreement:
         return found
