@@ -276,6 +276,25 @@ takes are one thread's for 44-73 % only, however filtered (both views agreeing, 
 few to be topics of two; a group's share of members sharing a key, the runs' agreement inside a trio
 and its weakest member's tie tell pure groups from impure ones with AUC 0.54-0.62 (trios 0.59);
 words matched by spaCy's lemma where the stem differs tie 3 pairs of one thread and 26 across.
+
+Session 33: a thread about one person or pet names them once or twice and then says 'he' or 'she'
+('He's called Mango', then 'First night home he cried in the crate', 'the vet found a grass seed
+in his paw'). A memory naming no entity that says 'he' or 'she' now ties as if it named whom the
+memory most like it names beside the same pronoun, among the 60 memories of its scope either side
+(``TopicWeights.referents``, graphmem.consolidate.referents; nothing is written). REST dev halves
+(back to back, bench/results/topic-eval-dev-session33-topics14.jsonl): topics5 0.533 / 0.939 ->
+0.600 / 0.944 (the rescue dog's thread), the other four unchanged, no noise clustered, a second run
+changes nothing; offline (bench/results/topic-variants-session33-topics14.jsonl) mixed 12-thread
+dev scopes, seeds 7-11: coverage higher by 0.007-0.016 and purity by 0.002-0.003 on every seed;
+planted ARI 0.9512 as before. Measured and not kept: no leftover pass (54 of 68, mixed coverage
+0.683 / 0.665 -> 0.648 / 0.644 for purity +0.003 / +0.008: on mixed seed 7 the leftover pass makes
+18 impure groups of 41, the first pass 115 of 435, but its pure ones are often a thread's only
+cover); gendered pronouns ('her', 'his', 'him') as no word key once pronouns are read (the same
+56 of 68, mixed coverage lower on three seeds of five). What topics5 still misses (a BI migration,
+a food bank, a sourdough starter, a bike commute, a half marathon, piano lessons) are threads told
+in the first person whose episodes share no name and few words; among the memories the first pass
+leaves, a pair that is mutually nearest (3 nearest among those left) and shares a rare key is one
+thread's for 34 of 62 pairs over the five dev halves, too few for a looser pass built on them.
 """
 
 from __future__ import annotations
