@@ -377,6 +377,12 @@ def main() -> None:
         help="time the nightly run without C1's second pass over the memories no topic took too "
         "(TopicWeights.leftover_agreement 0), beside it",
     )
+    parser.add_argument(
+        "--referents-before-after",
+        action="store_true",
+        help="time the nightly run without C1's reading of whom 'he' and 'she' mean too "
+        "(TopicWeights.referents 0), beside it",
+    )
     args = parser.parse_args()
     embedder = create_embedder("onnx")
     if not args.skip_planted:
@@ -405,6 +411,9 @@ def main() -> None:
         if args.leftover_before_after:  # as before session 26: one pass
             one_pass = ConsolidationSettings(topics=replace(TopicWeights(), leftover_agreement=0.0))
             variants = {"no_leftover_pass": one_pass, **variants}
+        if args.referents_before_after:  # as before session 33: pronouns tie nothing
+            unread = ConsolidationSettings(topics=replace(TopicWeights(), referents=0))
+            variants = {"no_referents": unread, **variants}
         scale(embedder, sizes, args.per_scope, variants)
 
 

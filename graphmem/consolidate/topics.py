@@ -276,6 +276,25 @@ takes are one thread's for 44-73 % only, however filtered (both views agreeing, 
 few to be topics of two; a group's share of members sharing a key, the runs' agreement inside a trio
 and its weakest member's tie tell pure groups from impure ones with AUC 0.54-0.62 (trios 0.59);
 words matched by spaCy's lemma where the stem differs tie 3 pairs of one thread and 26 across.
+
+Session 33: a thread about one person or pet names them once or twice and then says 'he' or 'she'
+('He's called Mango', then 'First night home he cried in the crate', 'the vet found a grass seed
+in his paw'). A memory naming no entity that says 'he' or 'she' now ties as if it named whom the
+memory most like it names beside the same pronoun, among the 60 memories of its scope either side
+(``TopicWeights.referents``, graphmem.consolidate.referents; nothing is written). REST dev halves
+(back to back, bench/results/topic-eval-dev-session33-topics14.jsonl): topics5 0.533 / 0.939 ->
+0.600 / 0.944 (the rescue dog's thread), the other four unchanged, no noise clustered, a second run
+changes nothing; offline (bench/results/topic-variants-session33-topics14.jsonl) mixed 12-thread
+dev scopes, seeds 7-11: coverage higher by 0.007-0.016 and purity by 0.002-0.003 on every seed;
+planted ARI 0.9512 as before. Measured and not kept: no leftover pass (54 of 68, mixed coverage
+0.683 / 0.665 -> 0.648 / 0.644 for purity +0.003 / +0.008: on mixed seed 7 the leftover pass makes
+18 impure groups of 41, the first pass 115 of 435, but its pure ones are often a thread's only
+cover); gendered pronouns ('her', 'his', 'him') as no word key once pronouns are read (the same
+56 of 68, mixed coverage lower on three seeds of five). What topics5 still misses (a BI migration,
+a food bank, a sourdough starter, a bike commute, a half marathon, piano lessons) are threads told
+in the first person whose episodes share no name and few words; among the memories the first pass
+leaves, a pair that is mutually nearest (3 nearest among those left) and shares a rare key is one
+thread's for 34 of 62 pairs over the five dev halves, too few for a looser pass built on them.
 """
 
 from __future__ import annotations
@@ -302,6 +321,7 @@ from graphmem.consolidate.consensus import (
 )
 from graphmem.consolidate.pair_joins import joined_pairs, loose_pairs
 from graphmem.consolidate.priced import both_priced
+from graphmem.consolidate.referents import ReferentRule, referred_entities
 from graphmem.consolidate.shared_keys import content_words, function_words_of, shared_pairs
 from graphmem.consolidate.strays import without_strays
 from graphmem.store.consolidation import Neighbours, TopicSignals
@@ -425,6 +445,15 @@ class TopicWeights:
     # every seed at each. The memories' nearest ranked by the corrected cosine as well: 53 of 68
     # (topics 16 -> 15)
     priced: float = 0.2
+    # A memory that names no entity and says 'he' or 'she' ties as if it named whom the memory
+    # most like it names beside the same pronoun, among this many memories of the scope either side
+    # in time (0: never; graphmem.consolidate.referents). Session 33: REST dev halves topics5 0.533 /
+    # 0.939 -> 0.600 / 0.944, the other four unchanged; mixed 12-thread dev scopes, seeds 7-11,
+    # coverage and purity higher on every seed (+0.010 and +0.002 on average); 40: +0.002-0.004
+    # mixed coverage; 80 / 100: a thread took a noise memory (topics5 dev purity 0.918) ...
+    referents: int = 60
+    referent_cosine: float = 0.2  # ... at this cosine at least ...
+    referent_mentions: int = 2  # ... counting only entities that many memories of the scope name
 
 
 @dataclass(frozen=True)
@@ -605,11 +634,26 @@ def topic_clusters(
     least ``core`` of them (the k-core). The runs of a large graph go to ``processes`` worker
     processes (0: one per core), with the same votes (graphmem.consolidate.leiden_runs).
 
-    Then the memories no topic took are clustered again among themselves (``leftover_agreement``,
+    A memory naming no entity that says 'he' or 'she' ties first as if it named whom it refers to
+    (``w.referents``, graphmem.consolidate.referents). Then the memories no topic took are
+    clustered again among themselves (``leftover_agreement``,
     see ``TopicWeights``): their nearest by vector are ranked among those left, from each memory's
     list in ``neighbours`` (read wider than ``w.neighbours``: the first pass takes the first ones).
     """
     near = nearest(neighbours, w)
+    if w.referents:
+        rule = ReferentRule(w.referents, w.referent_cosine, w.referent_mentions)
+        referred = referred_entities(
+            topic_nodes(near),
+            signals.texts,
+            signals.entities,
+            signals.mentions,
+            signals.occurred,
+            signals.scopes,
+            vectors,
+            rule,
+        )
+        signals = replace(signals, entities=referred)
     found = _topics(near, vectors, signals, w, min_size, max_size, keyed=False, processes=processes)
     if not w.leftover_agreement:
         return found
