@@ -29,7 +29,7 @@ class _Pairs:
     model_name, dimension = "test-model", DIM
 
     def encode_pairs(
-        self, pairs: Sequence[tuple[str, str]], max_tokens: int = 96
+        self, pairs: Sequence[tuple[str, str]], max_tokens: int = 96, layer: int | None = None
     ) -> tuple[NDArray[np.float32], NDArray[np.int64], NDArray[np.int64]]:
         shape = (len(pairs), 6)
         types = np.zeros(shape, dtype=np.int64)
