@@ -31,27 +31,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from graphmem.beliefs.pair_tuned import HEAD_ARRAYS, LAYER_ARRAYS, WEIGHTS, TunedPairReader
+from graphmem.beliefs.pair_tuned import HEAD_ARRAYS, LAYER_ARRAYS, WEIGHTS, TunedPairReader, transformer_layer
+from graphmem.embedding.onnx_layers import LAYER_PARAMETERS, PROJECTIONS
 
 LABELS = {"keep": 0, "update": 1, "same": 2}
 LAYER = 5  # all-MiniLM-L6-v2's top layer (0-based)
 HIDDEN = 128
 CACHE = Path("/tmp/graphmem-pair-tuned.npz")
-# the top layer's projections in the order the model file computes them: query, key, value,
-# attention output, intermediate, output (MatMul nodes whose weight is a dequantised int8 matrix)
-_PROJECTIONS = ("wq", "wk", "wv", "wo", "wi", "wf")
-_BIASES = {
-    "bq": "attention.self.query.bias",
-    "bk": "attention.self.key.bias",
-    "bv": "attention.self.value.bias",
-    "bo": "attention.output.dense.bias",
-    "ln1w": "attention.output.LayerNorm.weight",
-    "ln1b": "attention.output.LayerNorm.bias",
-    "bi": "intermediate.dense.bias",
-    "bf": "output.dense.bias",
-    "ln2w": "output.LayerNorm.weight",
-    "ln2b": "output.LayerNorm.bias",
-}
 
 
 def layer_weights(model_path: Path, layer: int) -> dict[str, NDArray[np.float32]]:
@@ -68,10 +54,10 @@ def layer_weights(model_path: Path, layer: int) -> dict[str, NDArray[np.float32]
     names = quantised[6 * layer : 6 * layer + 6]
     weights = {
         key: (arrays[name + "_q"].astype(np.float32) * arrays[name + "_scale"]).astype(np.float32)
-        for key, name in zip(_PROJECTIONS, names, strict=True)
+        for key, name in zip(PROJECTIONS, names, strict=True)
     }
     prefix = f"inner.encoder.layer.{layer}."
-    weights.update({key: arrays[prefix + name].astype(np.float32) for key, name in _BIASES.items()})
+    weights.update({key: arrays[prefix + name].astype(np.float32) for key, name in LAYER_PARAMETERS.items()})
     return weights
 
 
@@ -226,9 +212,9 @@ def fit(args: argparse.Namespace) -> None:
         meta["layer"],
         {k: v.astype(np.float32) for k, v in half.items()},
     )
-    got = reader.classes(
-        x.numpy(), mask.numpy().astype(np.int64), kind.numpy().astype(np.int64), cos.tolist()
-    )
+    int_mask = mask.numpy().astype(np.int64)
+    top = transformer_layer(x.numpy(), int_mask, reader.weights)
+    got = reader.classes(top, int_mask, kind.numpy().astype(np.int64), cos.tolist())
     predicted = []
     with torch.no_grad():
         for start in range(0, n, 128):

@@ -25,6 +25,8 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 from numpy.typing import NDArray
 
+from graphmem.embedding.onnx_layers import LayerWeights
+
 WEIGHTS = Path(__file__).with_name("pair_reader.npz")
 UPDATE = 1  # the class index of "update" (keep 0, update 1, same 2)
 
@@ -40,7 +42,11 @@ class PairEncoder(Protocol):
     def dimension(self) -> int: ...
 
     def encode_pairs(
-        self, pairs: Sequence[tuple[str, str]], max_tokens: int = ..., layer: int | None = ...
+        self,
+        pairs: Sequence[tuple[str, str]],
+        max_tokens: int = ...,
+        layer: int | None = ...,
+        tuned: LayerWeights | None = ...,
     ) -> tuple[NDArray[np.float32], NDArray[np.int64], NDArray[np.int64]]: ...
 
 

@@ -62,6 +62,16 @@ def test_the_numpy_top_layer_gives_the_model_files_last_states(onnx: OnnxMiniLME
     np.testing.assert_allclose(top[kept], last[kept], atol=2e-4)
 
 
+def test_the_model_file_with_the_tuned_layer_runs_it_as_numpy_does(onnx: OnnxMiniLMEmbedder) -> None:
+    """What the trainer fitted (the layer in PyTorch, checked against numpy) is what the reader
+    runs: the model file with the tuned weights in place of its top layer's."""
+    reader = _reader()
+    below, mask, _ = onnx.encode_pairs(PAIRS, layer=LAYER)
+    tuned, _, _ = onnx.encode_pairs(PAIRS, tuned=reader.tuned_layer)
+    kept = mask.astype(bool)
+    np.testing.assert_allclose(tuned[kept], transformer_layer(below, mask, reader.weights)[kept], atol=2e-4)
+
+
 def test_the_shipped_reader_gives_its_recorded_readings(onnx: OnnxMiniLMEmbedder) -> None:
     vectors = onnx.embed([text for pair in PAIRS for text in pair])
     cosines = [float(vectors[2 * i] @ vectors[2 * i + 1]) for i in range(len(PAIRS))]
