@@ -80,3 +80,20 @@ def test_a_relatives_news_leaves_the_users_own_fact(memory: Memory, scope: str) 
     kept = memory.remember("I work at Deloitte.", scope=scope, occurred_at=_day(0)).memory
     memory.remember("My sister quit Deloitte and joined KPMG.", scope=scope, occurred_at=_day(30))
     assert memory.get(kept.id).status == "active"
+
+
+def test_a_new_team_lead_read_by_the_tuned_reader_replaces_the_old_one(memory: Memory, scope: str) -> None:
+    """The judge reads no common slot in "moved to the payments team; Dana is her lead now" and
+    leaves the pair to the learned readers (the tuned one reads p(update) 0.99)."""
+    old = memory.remember("Priya's team lead is Marco.", scope=scope, occurred_at=_day(0)).memory
+    memory.remember(
+        "Priya moved to the payments team; Dana is her lead now.", scope=scope, occurred_at=_day(45)
+    )
+    assert memory.get(old.id).status == "superseded"
+
+
+def test_a_restated_value_left_to_the_readers_keeps_the_stored_fact(memory: Memory, scope: str) -> None:
+    """The same password said again in other words is no change (tuned reader p(update) 0.03)."""
+    old = memory.remember("The office wifi password is sunflower42.", scope=scope, occurred_at=_day(0)).memory
+    memory.remember("The password for the office wifi is sunflower42.", scope=scope, occurred_at=_day(20))
+    assert memory.get(old.id).status == "active"
