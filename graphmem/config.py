@@ -93,6 +93,10 @@ class Settings(BaseSettings):
     # Belief updates (W5): similarity at which a stored memory is checked against a new one.
     belief_llm_min_cosine: float = 0.5  # ask the LLM about stored memories this similar (beliefs/resolver.py)
     belief_fallback_min_cosine: float = 0.35
+    # read the pairs the offline judge leaves to the learned readers with the tuned pair reader
+    # (beliefs/pair_tuned.py: MiniLM's top layer fine-tuned) instead of the frozen one; off: on the
+    # belief dev halves it tied the frozen one (4.421 against 4.428) at +108 MB resident
+    belief_tuned_reader: bool = False
 
     # Conversations: a memory review every N user turns (W8); at start-up, flush the pending turns
     # of open conversations idle for longer than this (W11: what a crash left behind).

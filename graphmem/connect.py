@@ -109,7 +109,9 @@ def open_memory(
     executor = QueryExecutor(driver, default_catalog(), target.database)
     chosen = embedder or create_embedder(settings.embedder, fused_dir=settings.home / "models")
     beliefs = BeliefSettings(
-        llm_min_cosine=settings.belief_llm_min_cosine, fallback_min_cosine=settings.belief_fallback_min_cosine
+        llm_min_cosine=settings.belief_llm_min_cosine,
+        fallback_min_cosine=settings.belief_fallback_min_cosine,
+        tuned_pair_reader=settings.belief_tuned_reader,
     )
     model = llm or create_llm(settings)
     episodes = None

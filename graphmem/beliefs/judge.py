@@ -103,7 +103,10 @@ ABOUT_THE_PAST = "about the past"
 UNREAD_OR_PAST = UNREAD_KEEPS | {ABOUT_THE_PAST}
 DIFFERENT_SUBJECTS = "different subjects"
 # What one sentence of a statement of several says that keeps both, whatever the rest says
-SENTENCE_KEEPS = frozenset({"restates", "restates or narrows", "an addition", "two of a kind"})
+# The later statement says the earlier one's value again or a part of it: with both learned readers,
+# the checker may still read a change there (BeliefSettings.pair_model_restates_min)
+RESTATES_OR_NARROWS = "restates or narrows"
+SENTENCE_KEEPS = frozenset({"restates", RESTATES_OR_NARROWS, "an addition", "two of a kind"})
 
 # a clause about "it" ("..., it's 18 November now"), after a joining word or none
 _IT = re.compile(r"^\W*(?:(?:so|and|but|now)\s+)?it(?:'s|\s)", re.IGNORECASE)
@@ -900,7 +903,7 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
         return Verdict(False, "an addition")
     # what is done instead is not the same, nor is selling or leaving what the other one names
     if _restates(a, b, cosine) and "instead" not in b.lemmas and not (b.replaces and a.values & b.values):
-        return Verdict(False, "restates or narrows")
+        return Verdict(False, RESTATES_OR_NARROWS)
     if _done_before(a, b):
         return Verdict(False, PAST_ACT)
     if b.change or a.change:

@@ -25,6 +25,8 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 from numpy.typing import NDArray
 
+from graphmem.embedding.onnx_layers import LayerWeights
+
 WEIGHTS = Path(__file__).with_name("pair_reader.npz")
 UPDATE = 1  # the class index of "update" (keep 0, update 1, same 2)
 
@@ -40,8 +42,27 @@ class PairEncoder(Protocol):
     def dimension(self) -> int: ...
 
     def encode_pairs(
-        self, pairs: Sequence[tuple[str, str]], max_tokens: int = ...
+        self,
+        pairs: Sequence[tuple[str, str]],
+        max_tokens: int = ...,
+        layer: int | None = ...,
+        tuned: LayerWeights | None = ...,
     ) -> tuple[NDArray[np.float32], NDArray[np.int64], NDArray[np.int64]]: ...
+
+
+class PairReading(Protocol):
+    """A learned reader of (older, newer) statement pairs: this module's reader over MiniLM's
+    last states, or the tuned one that runs MiniLM's top layer itself (beliefs/pair_tuned.py)."""
+
+    def fits(self, model_name: str, dimension: int) -> bool:
+        """Whether states of this embedder are the ones the reader was fitted on."""
+        ...
+
+    def update_probability(
+        self, encoder: PairEncoder, pairs: Sequence[tuple[str, str]], cosines: Sequence[float]
+    ) -> NDArray[np.float64]:
+        """For each (older, newer) pair, the probability that the newer replaces the older."""
+        ...
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from graphmem.embedding.base import (
 )
 from graphmem.embedding.minilm import DIMENSION, INSTALL_MODEL_DIR, MAX_TOKENS, MODEL_NAME, model_dir
 from graphmem.embedding.onnx_fusion import FusedStore, fused_model
+from graphmem.embedding.onnx_layers import LayerWeights, graph_below_layer, graph_with_layer
 from graphmem.errors import EmbeddingError
 
 if TYPE_CHECKING:
@@ -88,6 +89,8 @@ class OnnxMiniLMEmbedder:
         self._fused = False
         self._lock = threading.Lock()
         self._session: Any = None
+        self._layer_sessions: dict[int, Any] = {}  # the graph cut below a layer, by layer
+        self._tuned_session: tuple[LayerWeights, Any] | None = None  # with a layer's weights replaced
         self._tokenizer: Tokenizer | None = None
         self._input_names: frozenset[str] = frozenset()
         self._output_name = ""
@@ -211,22 +214,58 @@ class OnnxMiniLMEmbedder:
         return vector
 
     def encode_pairs(
-        self, pairs: Sequence[tuple[str, str]], max_tokens: int = PAIR_TOKENS
+        self,
+        pairs: Sequence[tuple[str, str]],
+        max_tokens: int = PAIR_TOKENS,
+        layer: int | None = None,
+        tuned: LayerWeights | None = None,
     ) -> tuple[NDArray[np.float32], NDArray[np.int64], NDArray[np.int64]]:
         """The model's last hidden states for each pair read as one input ("[CLS] first [SEP]
         second [SEP]", the second's tokens of type 1), at most ``max_tokens`` tokens a pair: the
-        states ``(n, width, 384)``, the attention mask and the token types ``(n, width)``. Read by
-        the belief check's pair reader (beliefs/pair_reader.py); raises as :meth:`embed`."""
+        states ``(n, width, 384)``, the attention mask and the token types ``(n, width)``. With
+        ``layer``, the states that enter that transformer layer instead (0-based), from the model
+        file cut below it; with ``tuned``, the last states of the model file with one layer's
+        weights replaced (embedding/onnx_layers.py: either graph made on its first call). Read by
+        the belief check's pair readers (beliefs/pair_reader.py, beliefs/pair_tuned.py); raises as
+        :meth:`embed`, and EmbeddingError when the graph has no such layer."""
         if self._session is None:
             self.load()
         assert self._tokenizer is not None
+        if tuned is not None:
+            session, output = self._tuned(tuned), self._output_name
+        elif layer is not None:
+            session, output = self._below(layer)
+        else:
+            session, output = self._session, self._output_name
         encodings = [self._tokenizer.encode(first, second) for first, second in pairs]
         hidden, mask, types = self._states(
-            encodings, self._session, f"read {len(encodings)} statement pairs", max_tokens
+            encodings, session, f"read {len(encodings)} statement pairs", max_tokens, output
         )
         if hidden.ndim != 3:
             raise EmbeddingError("this ONNX graph gives pooled vectors, not the token states pairs need")
         return hidden, mask, types
+
+    def _tuned(self, tuned: LayerWeights) -> Any:
+        """The session of the model file with ``tuned``'s layer replaced (made once for them)."""
+        with self._lock:
+            kept = self._tuned_session
+            if kept is None or kept[0] is not tuned:
+                model_path, _ = self._resolve_model()  # load() checked its sha256
+                threads = self._threads or default_threads()
+                graph = graph_with_layer(model_path, tuned.layer, tuned.weights)
+                kept = self._tuned_session = (tuned, _open_session(graph, threads))
+        return kept[1]
+
+    def _below(self, layer: int) -> tuple[Any, str]:
+        """The session of the model cut below transformer ``layer`` (made once), and its output."""
+        with self._lock:
+            session = self._layer_sessions.get(layer)
+            if session is None:
+                model_path, _ = self._resolve_model()  # load() checked its sha256
+                threads = self._threads or default_threads()
+                session = _open_session(graph_below_layer(model_path, layer), threads)
+                self._layer_sessions[layer] = session
+        return session, "hidden_state"
 
     def _resolve_model(self) -> tuple[Path, str | None]:
         if self._model_path is not None:
@@ -240,10 +279,16 @@ class OnnxMiniLMEmbedder:
         return l2_normalize(hidden if hidden.ndim == 2 else mean_pool(hidden, mask))
 
     def _states(
-        self, encodings: Sequence[Encoding], session: Any, what: str, max_tokens: int | None = None
+        self,
+        encodings: Sequence[Encoding],
+        session: Any,
+        what: str,
+        max_tokens: int | None = None,
+        output: str | None = None,
     ) -> tuple[NDArray[np.float32], NDArray[np.int64], NDArray[np.int64]]:
-        """The graph's output for ``encodings`` padded to the longest (at most ``max_tokens``),
-        with the attention mask and the token types fed; ``what`` names the work in the error."""
+        """The graph's output (``output``, default the embedding's) for ``encodings`` padded to the
+        longest (at most ``max_tokens``), with the attention mask and the token types fed; ``what``
+        names the work in the error."""
         width = max((len(e.ids) for e in encodings), default=1)
         width = min(width, max_tokens) if max_tokens is not None else width
         ids = np.zeros((len(encodings), width), dtype=np.int64)
@@ -257,10 +302,10 @@ class OnnxMiniLMEmbedder:
         feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
         inputs = {k: v for k, v in feed.items() if k in self._input_names}
         try:
-            (output,) = session.run([self._output_name], inputs)
+            (states,) = session.run([output or self._output_name], inputs)
         except Exception as e:  # onnxruntime raises its own, unexported exception types
             raise EmbeddingError(f"onnxruntime failed to {what}: {e}") from e
-        return np.asarray(output, dtype=np.float32), mask, types
+        return np.asarray(states, dtype=np.float32), mask, types
 
 
 def _agreement(want: Vectors, got: Vectors) -> float:

@@ -4,8 +4,14 @@ facts stay."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
+from graphmem.config import Settings
+from graphmem.connect import Neo4jTarget, open_memory
+from graphmem.embedding.base import Embedder
 from graphmem.memory import Memory
 from graphmem.models import MemoryInput
 
@@ -80,3 +86,36 @@ def test_a_relatives_news_leaves_the_users_own_fact(memory: Memory, scope: str) 
     kept = memory.remember("I work at Deloitte.", scope=scope, occurred_at=_day(0)).memory
     memory.remember("My sister quit Deloitte and joined KPMG.", scope=scope, occurred_at=_day(30))
     assert memory.get(kept.id).status == "active"
+
+
+@pytest.fixture(scope="module")
+def tuned_memory(neo4j_target: Neo4jTarget, embedder: Embedder) -> Iterator[Memory]:
+    """A Memory whose belief check reads pairs with the tuned reader (GRAPHMEM_BELIEF_TUNED_READER)."""
+    connection = open_memory(Settings(belief_tuned_reader=True), neo4j_target, embedder=embedder)
+    yield connection.memory
+    connection.close()
+
+
+def test_a_new_team_lead_read_by_the_tuned_reader_replaces_the_old_one(
+    tuned_memory: Memory, scope: str
+) -> None:
+    """The judge reads no common slot in "moved to the payments team; Dana is her lead now" and
+    leaves the pair to the learned readers (the tuned one reads p(update) 0.99)."""
+    old = tuned_memory.remember("Priya's team lead is Marco.", scope=scope, occurred_at=_day(0)).memory
+    tuned_memory.remember(
+        "Priya moved to the payments team; Dana is her lead now.", scope=scope, occurred_at=_day(45)
+    )
+    assert tuned_memory.get(old.id).status == "superseded"
+
+
+def test_a_restated_value_left_to_the_tuned_reader_keeps_the_stored_fact(
+    tuned_memory: Memory, scope: str
+) -> None:
+    """The same password said again in other words is no change (tuned reader p(update) 0.03)."""
+    old = tuned_memory.remember(
+        "The office wifi password is sunflower42.", scope=scope, occurred_at=_day(0)
+    ).memory
+    tuned_memory.remember(
+        "The password for the office wifi is sunflower42.", scope=scope, occurred_at=_day(20)
+    )
+    assert tuned_memory.get(old.id).status == "active"

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 from numpy.typing import NDArray
 
-from graphmem.beliefs.judge import ABOUT_THE_PAST, NOT_ATOMIC, Verdict
+from graphmem.beliefs.judge import ABOUT_THE_PAST, NOT_ATOMIC, RESTATES_OR_NARROWS, Verdict
 from graphmem.beliefs.pair_head import PairHead
 from graphmem.beliefs.pair_reader import PairEncoder, PairReader, pooled, shipped_reader
 from graphmem.beliefs.resolver import LEARNED, BeliefChecker, BeliefSettings, Neighbour
@@ -29,7 +29,7 @@ class _Pairs:
     model_name, dimension = "test-model", DIM
 
     def encode_pairs(
-        self, pairs: Sequence[tuple[str, str]], max_tokens: int = 96
+        self, pairs: Sequence[tuple[str, str]], max_tokens: int = 96, layer: int | None = None
     ) -> tuple[NDArray[np.float32], NDArray[np.int64], NDArray[np.int64]]:
         shape = (len(pairs), 6)
         types = np.zeros(shape, dtype=np.int64)
@@ -161,3 +161,14 @@ def test_a_message_of_unread_sentences_is_read_only_with_both_readers() -> None:
     assert _checker(_Pairs(), _reader(0.0)).model_floor(message, old, new) == 0.6
     assert _checker(_Vectors(), _reader(0.0)).model_floor(message, old, new) is None
     assert _checker(_Pairs(), _reader(0.0)).model_floor(Verdict(False, NOT_ATOMIC), old, new) is None
+
+
+def test_a_restatement_by_the_judge_is_read_only_with_both_readers() -> None:
+    """'Married' after 'engaged' reads to the judge as narrowing the same relation; both learned
+    readers together may still read a change there, at a bar of its own."""
+    old = read_statement("Isabela is engaged to Tiago.")
+    new = read_statement("Isabela married Tiago in September.")
+    restates = Verdict(False, RESTATES_OR_NARROWS)
+    floor = BeliefSettings().pair_model_restates_min
+    assert _checker(_Pairs(), _reader(0.0)).model_floor(restates, old, new) == floor < 1.0
+    assert _checker(_Vectors(), _reader(0.0)).model_floor(restates, old, new) is None
