@@ -10,7 +10,7 @@ an integer product, the scales applied after), twice: once on the input and once
 first quantisation left out of it, the two results summed. One pass alone gives cosine 0.992-0.996
 to the float32 vectors on LoCoMo questions; the second brings the input's error down 255 times,
 to cosine at least 0.9999997 on 300 of them (``bench.embedding_fusion`` measures 1,000 texts), for
-about a quarter less time on a short query. Products whose weights are not an int8 matrix times
+about a third less CPU on a short query. Products whose weights are not an int8 matrix times
 a column scale stay as they are; the embedder keeps the rewritten graph only when probe texts
 give the plain graph's vectors.
 """
