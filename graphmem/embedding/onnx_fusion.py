@@ -44,11 +44,12 @@ class _NotRecognised(Exception):
     """The graph is not the export this module rewrites."""
 
 
-def fused_model(path: Path) -> bytes | None:
-    """The model at ``path`` with its attention and GELU fused, serialised for onnxruntime; None
-    when the ``onnx`` package is missing or the graph is not the MiniLM export this rewrites
-    (the caller then runs the file as it is). Never raises for a foreign graph; a file that
-    onnxruntime cannot load gives None too (the caller's own session reports it)."""
+def fused_model(path: Path, *, int8: bool = True) -> bytes | None:
+    """The model at ``path`` with its attention and GELU fused and (``int8``) its products on the
+    int8 weights, serialised for onnxruntime; None when the ``onnx`` package is missing or the
+    graph is not the MiniLM export this rewrites (the caller then runs the file as it is). Never
+    raises for a foreign graph; a file that onnxruntime cannot load gives None too (the caller's
+    own session reports it)."""
     try:
         import onnx
     except ImportError:
@@ -63,7 +64,7 @@ def fused_model(path: Path) -> bytes | None:
         model = onnx.load_from_string(folded)
         layers = _fuse_attention(model)
         gelus = _fuse_gelu(model)
-        products = int8_matmuls(model)
+        products = int8_matmuls(model) if int8 else 0
         _prune_and_sort(model)
     except _NotRecognised as e:
         log.info("MiniLM graph %s left unfused: %s", path, e)

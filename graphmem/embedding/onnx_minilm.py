@@ -155,28 +155,32 @@ class OnnxMiniLMEmbedder:
 
     def _opened(self, model_path: Path, store: FusedStore | None, threads: int) -> tuple[Any, bool]:
         """The session to run, fused when the rewrite applies and gives the plain graph's vectors
-        on the probe texts (then kept in ``store``), and whether it is fused."""
+        on the probe texts (then kept in ``store``), and whether it is fused. The fused graph on
+        the int8 weights comes first; where it disagrees (an integer kernel of another CPU that
+        rounds otherwise), the fused graph on float32 weights."""
         plain = _open_session(model_path, threads)
         self._input_names, self._output_name = _inspect_graph(plain, model_path)
-        fused = fused_model(model_path) if self._fuse else None
-        if fused is None:
-            return plain, False
-        try:
-            session = _open_session(fused, threads)
-        except EmbeddingError as e:  # onnxruntime rejected the rewrite: run the file as it is
-            log.warning("the fused MiniLM graph did not load, running it unfused: %s", e)
+        if not self._fuse:
             return plain, False
         probes = self._tokenizer_or_fail().encode_batch(list(_PROBES))
-        want, got = self._run(probes, plain), self._run(probes, session)
-        agreement = _agreement(want, got)
-        if agreement < FUSED_MIN_COSINE:
-            log.warning(
-                "the fused MiniLM graph gave cosine %.5f to the plain one: running it unfused", agreement
-            )
-            return plain, False
-        if store is not None:
-            store.save(fused, want)
-        return session, True
+        want = self._run(probes, plain)
+        for int8 in (True, False):
+            fused = fused_model(model_path, int8=int8)
+            if fused is None:
+                return plain, False
+            try:
+                session = _open_session(fused, threads)
+            except EmbeddingError as e:  # onnxruntime rejected the rewrite: try the next or the file
+                log.warning("the fused MiniLM graph (int8 %s) did not load: %s", int8, e)
+                continue
+            agreement = _agreement(want, self._run(probes, session))
+            if agreement < FUSED_MIN_COSINE:
+                log.warning("the fused MiniLM graph (int8 %s) gave cosine %.5f to the plain", int8, agreement)
+                continue
+            if store is not None:
+                store.save(fused, want)
+            return session, True
+        return plain, False
 
     def _tokenizer_or_fail(self) -> Tokenizer:
         if self._tokenizer is None:

@@ -182,6 +182,35 @@ def test_fused_graph_reads_the_int8_weights_not_float32_copies() -> None:
     assert not any(t.data_type == 1 and list(t.dims) == [384, 1536] for t in model.graph.initializer)
 
 
+def test_an_int8_graph_that_disagrees_gives_way_to_the_float32_fused_one(
+    onnx: OnnxMiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An integer kernel that rounds otherwise (another CPU) must not change the vectors: the
+    # embedder then runs the fused graph on float32 weights, not the int8 one.
+    import onnx as onnx_package
+    from onnx import numpy_helper
+
+    from graphmem.embedding import onnx_minilm
+
+    real = onnx_minilm.fused_model
+
+    def spoiled(path: Path, *, int8: bool = True) -> bytes | None:
+        data = real(path, int8=int8)
+        if not int8 or data is None:
+            return data
+        model = onnx_package.load_from_string(data)
+        scale = next(t for t in model.graph.initializer if t.name.endswith("_graphmem_scale"))
+        scale.CopyFrom(numpy_helper.from_array(numpy_helper.to_array(scale) * 1.5, scale.name))
+        spoilt: bytes = model.SerializeToString()
+        return spoilt
+
+    monkeypatch.setattr(onnx_minilm, "fused_model", spoiled)
+    embedder = OnnxMiniLMEmbedder()
+    texts = [BERLIN, CAT, "Where did Caroline go last weekend with her kids?"]
+    assert np.sum(embedder.embed(texts) * onnx.embed(texts), axis=1).min() >= 0.9999
+    assert embedder.fused
+
+
 def test_int8_weight_takes_only_an_exact_int8_matrix_times_column_scales() -> None:
     rng = np.random.default_rng(3)
     values = rng.integers(-127, 128, size=(8, 4)).astype(np.int8)
