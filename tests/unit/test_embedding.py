@@ -211,6 +211,22 @@ def test_an_int8_graph_that_disagrees_gives_way_to_the_float32_fused_one(
     assert embedder.fused
 
 
+def test_batches_are_cut_where_padding_would_pass_the_token_budget() -> None:
+    from graphmem.embedding.onnx_minilm import _chunks
+
+    lengths = [3, 3, 3, 10, 10, 40]
+    assert _chunks([0, 1, 2, 3, 4, 5], lengths, most=64, tokens=30) == [[0, 1, 2], [3, 4], [5]]
+    assert _chunks([0, 1, 2, 3, 4, 5], lengths, most=2, tokens=1000) == [[0, 1], [2, 3], [4, 5]]
+
+
+def test_a_long_batch_gives_the_vectors_of_its_texts_alone(onnx: OnnxMiniLMEmbedder) -> None:
+    # 40 texts of about 280 tokens: cut into runs under the token budget, each as if alone
+    story = "Caroline went to the lake with her kids and painted the sunrise. " * 20
+    texts = [f"{i} {story}" for i in range(40)]
+    # (the int8 products quantise each run's input as a whole: batch mates move a vector ~1e-7)
+    assert np.sum(onnx.embed(texts)[:3] * onnx.embed(texts[:3]), axis=1).min() >= 0.99999
+
+
 def test_int8_weight_takes_only_an_exact_int8_matrix_times_column_scales() -> None:
     rng = np.random.default_rng(3)
     values = rng.integers(-127, 128, size=(8, 4)).astype(np.int8)
