@@ -35,9 +35,11 @@ if TYPE_CHECKING:
 
 VARIANT = "onnx-int8"
 # Padded tokens in one run at most: onnxruntime's arena keeps the largest run's intermediate
-# tensors for the life of the process (64 texts of 256 tokens: about 1.9 GB resident with the int8
-# products, 1.3 GB with float32 ones), and runs of a few thousand tokens already fill the core.
-BATCH_TOKENS = 4096
+# tensors for the life of the process, and small runs keep them in the cache. 1,000 of bench.scale's
+# chat texts in REST's batches of 500 (load 4-7): runs of 64 texts up to 4,096 tokens 11.7 s of CPU
+# and 689 MB resident, 1,024 tokens 9.7-9.9 s / 380 MB, 512 tokens 8.8-9.2 s / 331 MB (main, float32
+# products in runs of 64: 13.6 s / 513 MB).
+BATCH_TOKENS = 512
 # the longest pair of statements the belief check's pair reader reads, in tokens (both, with the markers)
 PAIR_TOKENS = 96
 # The fused graph is kept when every probe text's vector has at least this cosine to the plain
