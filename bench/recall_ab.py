@@ -8,7 +8,8 @@ scopes of ~1,000 as bench.scale does, starts one worker process per checkout (``
 in process, reinforce off), and sends each LoCoMo question, none twice, to both in turn,
 alternating which goes first; Neo4j's CPU is read from /proc around blocks of ``BLOCK`` recalls
 of one worker at a time. Prints one JSON line per checkout and how many answers differed (ids,
-or a score by more than 1e-5).
+or a score by more than 1e-5), how many differ by their ids in order, and the largest score
+difference among those that do not.
 """
 
 from __future__ import annotations
@@ -128,7 +129,22 @@ def compare(workers: dict[str, Worker], queries: list[str], scope: str | None, j
             answers[name] += [workers[name].recall(q, scope) for q in block]
             neo4j_ms[name] += (cpu_ms(java) - before) if java else 0.0
     first, second = list(workers)
-    changed = sum(differs(a, b) for a, b in zip(answers[first], answers[second], strict=True))
+    pairs = list(zip(answers[first], answers[second], strict=True))
+    changed = sum(differs(a, b) for a, b in pairs)
+    # A change of the query's vector at the 7th decimal moves scores by ~1e-5 without reordering
+    # anything: the ids in order, and the largest score difference where they agree, tell apart.
+    reordered = sum(a["ids"] != b["ids"] for a, b in pairs)
+    same = [(a["scores"], b["scores"]) for a, b in pairs if a["ids"] == b["ids"]]
+    moved = [abs(x - y) for xs, ys in same for x, y in zip(xs, ys, strict=True)]
+    for query, (a, b) in zip(asked, pairs, strict=True):
+        if a["ids"] != b["ids"]:  # each to explain: the two orders with their scores
+            emit(
+                metric="recall_ab_reordered",
+                where=scope or "whole graph",
+                query=query,
+                **{first: list(zip(a["ids"], a["scores"], strict=True))},
+                **{second: list(zip(b["ids"], b["scores"], strict=True))},
+            )
     for name, got in answers.items():
         ms = [a["ms"] for a in got]
         emit(
@@ -141,6 +157,9 @@ def compare(workers: dict[str, Worker], queries: list[str], scope: str | None, j
             client_cpu_ms_per_recall=round(statistics.mean(a["cpu_ms"] for a in got), 2),
             neo4j_cpu_ms_per_recall=round(neo4j_ms[name] / len(got), 2) if java else None,
             answers_differing=changed,
+            ids_differing=reordered,
+            max_score_difference=float(f"{max(moved, default=0.0):.2g}"),
+            median_score_difference=float(f"{statistics.median(moved) if moved else 0.0:.2g}"),
         )
 
 

