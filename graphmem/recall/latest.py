@@ -38,9 +38,9 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 
-from graphmem.recall.attributes import attributes_of
+from graphmem.recall.attributes import attributes_of, owners_nouns
 from graphmem.recall.keywords import TermStats, analyse
-from graphmem.recall.whose import Whose, other_subject, stated_of
+from graphmem.recall.whose import Whose, as_owners, other_subject, stated_of
 
 # The words that place a question at the time of asking (a fallback word list: spaCy's entity
 # recogniser tags "these days" as a date but not "now" or "at the moment").
@@ -98,21 +98,23 @@ def _follower(
     stats: TermStats,
     min_share: float,
     attributes: Mapping[str, frozenset[str]],
+    nouns: frozenset[str] = frozenset(),
 ) -> str | None:
     """The later memory that states most of what ``earlier`` states (then the latest: ``later``
     comes oldest first), or None when none reaches ``min_share``. A later memory speaking of an
     attribute asked about that ``earlier`` speaks of too (``attributes``: those of each memory the
     question asks about) follows it whatever words they share, before any that does not.
-    ``terms`` and ``stated`` hold each memory's analysed words and whose fact it states, read once
+    ``nouns`` are the words of the attributes asked about (see :func:`_as_owners`). ``terms`` and
+    ``stated`` hold each memory's analysed words and whose fact it states, read once
     a recall."""
     shares = _shares(_common_words(texts[earlier]), later, terms, stats)
     best: tuple[bool, float, int] | None = None
     chosen = None
-    earlier_whose = stated[earlier]
+    earlier_whose = as_owners(stated[earlier], nouns)
     asked_of_earlier = attributes.get(earlier, frozenset())
     for rank, memory_id in enumerate(later):
         share = shares.get(memory_id, 0.0)
-        whose = stated[memory_id]
+        whose = as_owners(stated[memory_id], nouns)
         same_attribute = bool(asked_of_earlier & attributes.get(memory_id, frozenset())) and _of_one(
             earlier_whose, whose
         )
@@ -149,6 +151,7 @@ def later_first(
     stats = TermStats.of(analysed.values())
     eligible = {m for m in known if m in related and not other_subject(asked, stated[m])}
     attributes = {m: attributes_of(texts[m]) & asked_attributes for m in known} if asked_attributes else {}
+    nouns = owners_nouns(asked, asked_attributes)
     moved: set[str] = set()
     for _ in range(top):  # a chain of followers settles in at most one pass per link
         changed = False
@@ -156,7 +159,7 @@ def later_first(
         for earlier in leaders:
             later = [m for m in by_time if occurred[m] > occurred[earlier] and m in eligible]
             follower = (
-                _follower(earlier, later, texts, terms, stated, stats, min_share, attributes)
+                _follower(earlier, later, texts, terms, stated, stats, min_share, attributes, nouns)
                 if later
                 else None
             )

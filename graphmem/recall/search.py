@@ -27,7 +27,7 @@ from datetime import timedelta
 from graphmem.clock import Clock, SystemClock
 from graphmem.embedding.base import Embedder
 from graphmem.models import MemoryRecord, Recalled, RecallQuery, RecallResult
-from graphmem.recall.attributes import attributes_asked, speaking_of
+from graphmem.recall.attributes import attributes_asked, of_the_one_asked, owners_nouns, speaking_of
 from graphmem.recall.budget import tight_budget
 from graphmem.recall.dated import without_dates
 from graphmem.recall.evidence import Found, Hit, Plan, evidence_of, in_context
@@ -295,7 +295,14 @@ class Recaller:
             attributes = attributes_asked(query.query)
             texts = {**pool_texts, **fresh}
             if s.ranking.attribute:
-                related = {m for m, r in base.items() if r >= LOW_SIMILARITY and m not in others}
+                nouns = owners_nouns(asked, attributes)
+                related = {
+                    m
+                    for m, r in base.items()
+                    if r >= LOW_SIMILARITY
+                    and m not in others
+                    and (m not in texts or of_the_one_asked(asked, stated_of(texts[m]), nouns))
+                }
                 for m in speaking_of(attributes, texts, related):
                     base[m] += s.ranking.attribute
                     reasons.setdefault(m, []).append("speaks of what is asked about")

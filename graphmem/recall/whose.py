@@ -154,3 +154,12 @@ def other_subject(question: Whose | None, memory: Whose | None) -> bool:
     if memory.relation in _GROUPS.get(question.relation, frozenset()):
         return False
     return question.relation != memory.relation
+
+
+def as_owners(whose: Whose | None, attribute_nouns: frozenset[str]) -> Whose | None:
+    """``whose``, read as the owner's own fact when the relative's noun names an attribute asked
+    about (``attribute_nouns``): "Omar's manager is Eng. Hamad Al-Busaidi" states who Omar's
+    manager is, as "Omar now reports to Eng. Rashid Al-Hinai" does."""
+    if whose is not None and whose.relation and whose.relation in attribute_nouns:
+        return Whose(whose.owner, "", whose.who)
+    return whose

@@ -16,10 +16,12 @@ from graphmem.recall.whose import asked_about
         ("Whom does Björn report to?", {"manager"}),
         ("Which town does Chiamaka live in these days?", {"residence"}),
         ("Who is Tomasz's employer?", {"employment"}),
-        ("What does Tomasz do for a living?", set()),  # earning a living is no home
+        ("What does Tomasz do for a living?", {"employment"}),  # earning a living is a job, no home
         ("What instruments can Tomasz play?", set()),
         ("Does Tomasz keep any pets at home?", set()),  # where the pets are, not where he lives
-        ("How does Tomasz get to work now?", set()),  # the way there, not the job
+        ("How does Tomasz get to work now?", {"transport"}),  # the way there, not the job
+        ("How is Tomasz getting around these days?", {"transport"}),
+        ("Is Tomasz still seeing Ola, or did they split up?", {"relationship"}),
     ],
 )
 def test_a_question_names_the_attribute_it_asks_about(question: str, asked: set[str]) -> None:
@@ -36,6 +38,23 @@ def test_a_memory_speaks_of_the_attribute_in_words_of_its_own() -> None:
     found = speaking_of(frozenset({"manager", "residence"}), texts, related={"boss", "moved", "dog"})
     assert found == {"boss": {"manager"}, "moved": {"residence"}}  # "far" is not related
     assert attributes_of("Björn was made redundant in spring.") == {"employment"}
+
+
+@pytest.mark.parametrize(
+    ("memory", "spoken_of"),
+    [
+        ("Tomasz gave up the Octavia and takes the tram everywhere.", {"transport"}),
+        ("Tomasz bikes to the office when it is dry.", set()),  # a verb recall does not read
+        ("Tomasz left the bank and opened a bakery in Kazimierz.", {"employment"}),
+        ("Tomasz was promoted to head of the Kraków branch.", {"employment"}),
+        ("Tomasz and Ola broke up in March.", {"relationship"}),
+        ("Tomasz's uncle still uses the family car.", {"transport"}),
+    ],
+)
+def test_a_memory_speaks_of_the_way_someone_travels_or_earns_in_everyday_words(
+    memory: str, spoken_of: set[str]
+) -> None:
+    assert attributes_of(memory) == spoken_of
 
 
 TEXTS = {
@@ -64,6 +83,28 @@ def _order(question: str, scores: dict[str, float]) -> list[str]:
 def test_a_later_memory_on_the_attribute_asked_about_follows_whatever_its_words() -> None:
     scores = {"home": 1.0, "job": 0.7, "cat": 0.6, "moved": 0.4, "sister": 0.5}
     assert _order("Where does Chiamaka live now?", scores)[:2] == ["moved", "home"]
+
+
+def test_a_later_statement_of_who_fills_an_attribute_follows_the_owners_named_one() -> None:
+    texts = {
+        "boss": "Chiamaka's manager is Mr Okafor.",
+        "cat": "Chiamaka has a tabby called Ofe.",
+        "new": "Chiamaka reports to Mrs Bello since the reshuffle.",
+        "sister": "Chiamaka's sister Ada reports to a new editor.",
+    }
+    occurred = {m: float(i) for i, m in enumerate(texts)}
+    question = "Who is Chiamaka's manager at the moment?"
+    adjusted, moved = later_first(
+        {"boss": 1.0, "cat": 0.6, "new": 0.5, "sister": 0.55},
+        texts,
+        occurred,
+        asked_about(question),
+        0.2,
+        related=set(texts),
+        asked_attributes=attributes_asked(question),
+    )
+    assert moved == {"new"}  # "X's manager is Y" states X's manager; the sister's is her own
+    assert sorted(adjusted, key=lambda m: -adjusted[m])[:2] == ["new", "boss"]
 
 
 def test_without_the_attribute_asked_the_words_decide_as_before() -> None:
