@@ -28,9 +28,11 @@ from itertools import pairwise
 
 from graphmem.beliefs.statements import SINGLE_VALUED
 from graphmem.recall.lucene import after_a_living
-from graphmem.recall.whose import Whose, as_owners, other_subject
+from graphmem.recall.whose import NO_NAMES, Whose, as_owners, other_subject, stated_of
 
 _WORD = re.compile(r"[\w'-]+")
+_CLAUSES = re.compile(r";\s*")
+_CAPITAL = re.compile(r"\b[A-Z][\w\u00C0-\u024F-]+")
 STATED_TEXTS = 20_000  # as recall/whose.py keeps its readings
 
 
@@ -120,12 +122,49 @@ def of_the_one_asked(asked: Whose | None, stated: Whose | None, nouns: frozenset
     return not other_subject(as_owners(plain, nouns), as_owners(stated, nouns))
 
 
+def names_in(question: str) -> frozenset[str]:
+    """The capitalised words of ``question``, lower-cased: the people and places it names."""
+    return frozenset(w.lower() for w in _CAPITAL.findall(question))
+
+
+def attributes_said_of(
+    memory: str, asked: Whose | None, nouns: frozenset[str], names: frozenset[str] = frozenset()
+) -> frozenset[str]:
+    """The attributes ``memory`` speaks of in its clauses (split at semicolons) said of the one
+    ``asked`` about (``nouns``: :func:`owners_nouns`). Asked about a person's own fact, a clause
+    whose subject is someone the question does not name (``names``: :func:`names_in`) speaks of
+    that one: in "Emily and Dev moved to Seattle; Dev works remotely for Stripe" only the move is
+    Emily's, and "Emre works with Ahmet at the tea house" says where Emre works."""
+    if asked is None:
+        return attributes_of(memory)
+    found: set[str] = set()
+    for clause in _CLAUSES.split(memory):
+        stated = stated_of(clause)
+        if stated is not None and stated.owner in NO_NAMES:
+            stated = None
+        if stated is not None and names and not asked.relation and stated.owner not in names:
+            continue
+        if of_the_one_asked(asked, stated, nouns):
+            found |= attributes_of(clause)
+    return frozenset(found)
+
+
 def speaking_of(
-    asked: frozenset[str], texts: Mapping[str, str], related: Collection[str]
+    asked: frozenset[str],
+    texts: Mapping[str, str],
+    related: Collection[str],
+    asked_about: Whose | None = None,
+    nouns: frozenset[str] = frozenset(),
+    names: frozenset[str] = frozenset(),
 ) -> dict[str, frozenset[str]]:
     """For each ``related`` memory of ``texts`` that speaks of an attribute in ``asked``, those
-    attributes."""
+    attributes; with ``asked_about`` (whose fact the question asks for), only the attributes it
+    says of that one (:func:`attributes_said_of`)."""
     if not asked:
         return {}
-    found = {m: attributes_of(text) & asked for m, text in texts.items() if m in related}
+    found = {
+        m: attributes_said_of(text, asked_about, nouns, names) & asked
+        for m, text in texts.items()
+        if m in related
+    }
     return {m: attributes for m, attributes in found.items() if attributes}

@@ -38,9 +38,9 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 
-from graphmem.recall.attributes import attributes_of, owners_nouns
+from graphmem.recall.attributes import attributes_said_of, owners_nouns
 from graphmem.recall.keywords import TermStats, analyse
-from graphmem.recall.whose import Whose, as_owners, other_subject, stated_of
+from graphmem.recall.whose import NO_NAMES, Whose, as_owners, other_subject, stated_of
 
 # The words that place a question at the time of asking (a fallback word list: spaCy's entity
 # recogniser tags "these days" as a date but not "now" or "at the moment").
@@ -53,8 +53,6 @@ _WORD = re.compile(r"[\w'-]+")
 # How much above the earlier memory's score a follower is put: enough to order them, too little
 # to pass anything else.
 _HAIR = 1e-4
-# Capital words that open a sentence without naming anyone ("The family moved...")
-_NO_NAMES = ("the", "our", "their", "his", "her", "its", "this", "that", "they", "we")
 
 
 def asks_how_things_stand(question: str) -> bool:
@@ -82,7 +80,7 @@ def _shares(
 def _of_one(earlier: Whose | None, later: Whose | None) -> bool:
     """Whether a later memory is said of the one ``earlier`` is, or of no one it names ("The family
     moved to Burnage"; a sentence opening with a capital word that is no name reads as one)."""
-    return later is None or earlier is None or later.owner in (earlier.owner, *_NO_NAMES)
+    return later is None or earlier is None or later.owner == earlier.owner or later.owner in NO_NAMES
 
 
 def _relation(whose: Whose | None) -> str:
@@ -136,6 +134,7 @@ def later_first(
     related: Collection[str],
     top: int = 10,
     asked_attributes: frozenset[str] = frozenset(),
+    names: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, float], set[str]]:
     """Scores where each of the ``top`` memories' follower ranks just above it, and the ids that
     moved. Only ``related`` memories (related to the question on their own) follow, and none about
@@ -150,8 +149,12 @@ def later_first(
     stated = {m: stated_of(texts[m]) for m in known}
     stats = TermStats.of(analysed.values())
     eligible = {m for m in known if m in related and not other_subject(asked, stated[m])}
-    attributes = {m: attributes_of(texts[m]) & asked_attributes for m in known} if asked_attributes else {}
     nouns = owners_nouns(asked, asked_attributes)
+    attributes = (
+        {m: attributes_said_of(texts[m], asked, nouns, names) & asked_attributes for m in known}
+        if asked_attributes
+        else {}
+    )
     moved: set[str] = set()
     for _ in range(top):  # a chain of followers settles in at most one pass per link
         changed = False

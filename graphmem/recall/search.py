@@ -27,7 +27,7 @@ from datetime import timedelta
 from graphmem.clock import Clock, SystemClock
 from graphmem.embedding.base import Embedder
 from graphmem.models import MemoryRecord, Recalled, RecallQuery, RecallResult
-from graphmem.recall.attributes import attributes_asked, of_the_one_asked, owners_nouns, speaking_of
+from graphmem.recall.attributes import attributes_asked, names_in, owners_nouns, speaking_of
 from graphmem.recall.budget import tight_budget
 from graphmem.recall.dated import without_dates
 from graphmem.recall.evidence import Found, Hit, Plan, evidence_of, in_context
@@ -295,20 +295,14 @@ class Recaller:
             attributes = attributes_asked(query.query)
             texts = {**pool_texts, **fresh}
             if s.ranking.attribute:
-                nouns = owners_nouns(asked, attributes)
-                related = {
-                    m
-                    for m, r in base.items()
-                    if r >= LOW_SIMILARITY
-                    and m not in others
-                    and (m not in texts or of_the_one_asked(asked, stated_of(texts[m]), nouns))
-                }
-                for m in speaking_of(attributes, texts, related):
+                related = {m for m, r in base.items() if r >= LOW_SIMILARITY and m not in others}
+                nouns, names = owners_nouns(asked, attributes), names_in(query.query)
+                for m in speaking_of(attributes, texts, related, asked, nouns, names):
                     base[m] += s.ranking.attribute
                     reasons.setdefault(m, []).append("speaks of what is asked about")
             # Asked how things stand now, the later of two statements on one thing first.
             now = current_only and s.ranking.follower_share > 0 and asks_how_things_stand(query.query)
-            latest = (texts, asked, attributes) if now else None
+            latest = (texts, asked, attributes, names_in(query.query)) if now else None
             ranked = self._rank(
                 vector,
                 fulltext,
@@ -443,7 +437,7 @@ class Recaller:
         intent: Intent | None,
         current_only: bool,
         others: frozenset[str] = frozenset(),
-        latest: tuple[dict[str, str], Whose | None, frozenset[str]] | None = None,
+        latest: tuple[dict[str, str], Whose | None, frozenset[str], frozenset[str]] | None = None,
     ) -> list[tuple[str, float, list[str]]]:
         """Relevance spread to graph neighbours, then nudged by dynamics and intent; best first.
         A memory about someone else than asked (``others``, whose ``base`` is already lowered)
@@ -477,7 +471,7 @@ class Recaller:
                 if boost > 1.0:
                     reasons.setdefault(memory_id, []).append(f"fits intent {intent}")
         if latest is not None:
-            texts, asked, attributes = latest
+            texts, asked, attributes, names = latest
             occurred = {m: facts[m].occurred for m in scores}
             related = {m for m, r in base.items() if r >= LOW_SIMILARITY}
             scores, moved = later_first(
@@ -488,6 +482,7 @@ class Recaller:
                 s.ranking.follower_share,
                 related,
                 asked_attributes=attributes,
+                names=names,
             )
             scores = leaning_later(scores, occurred, related, s.ranking.later_lean)
             for memory_id in sorted(moved):

@@ -99,6 +99,8 @@ _QUESTION_WORDS = frozenset(
 )
 
 
+# Capital words that open a sentence without naming anyone ("The family moved...", "My sister...")
+NO_NAMES = frozenset({"the", "our", "their", "his", "her", "its", "this", "that", "they", "we", "my"})
 STATED_TEXTS = 20_000  # as recall/keywords.py keeps its analysed texts
 
 
