@@ -55,6 +55,20 @@ RECALL_WORDS: dict[str, frozenset[str]] = {
     ),
     "employment": frozenset({"promoted", "freelance", "opened", "self-employed"}),
 }
+# What someone does in their free time is asked of in words no memory of it uses ("What does
+# Marites do for fun?", "What are Aino's hobbies?") and stated in the activity ("sings karaoke every
+# Friday night", "plays the kantele"). It holds several values at once, so a later one does not
+# follow an earlier one (recall/latest.py): it only orders what the question found.
+PASTIME = "pastime"
+_ASKED_ONLY = {PASTIME: frozenset({"hobby", "hobbies", "fun", "pastime", "pastimes", "leisure", "spare"})}
+_STATED_ONLY = {
+    PASTIME: frozenset(
+        {"play", "plays", "playing", "sing", "sings", "singing", "practise", "practises", "practice"}
+        | {"practices", "surf", "surfs", "surfing", "swim", "swims", "swimming", "hike", "hikes"}
+        | {"hiking", "climb", "climbs", "climbing", "paint", "paints", "painting", "knit", "knits"}
+        | {"knitting", "dance", "dances", "dancing", "choir", "orchestra"}
+    )
+}
 # Word pairs that name an attribute where neither word does alone
 _PAIRS = {
     ("get", "around"): "transport",
@@ -80,25 +94,27 @@ def _named(words: list[str]) -> set[str]:
     return named
 
 
-def _attributes(text: str) -> frozenset[str]:
+def _attributes(text: str, own_words: Mapping[str, frozenset[str]]) -> frozenset[str]:
     words = [w.lower() for w in _WORD.findall(text)]
     named = _named(words)
     found = {name for name, vocab in SINGLE_VALUED.items() if named & vocab}
     found |= {name for name, vocab in RECALL_WORDS.items() if named & vocab}
+    found |= {name for name, vocab in own_words.items() if named & vocab}
     found |= {_PAIRS[pair] for pair in pairwise(words) if pair in _PAIRS}
     return frozenset(found)
 
 
 def attributes_asked(question: str) -> frozenset[str]:
-    """The single-valued attributes that the words of ``question`` name."""
-    return _attributes(question)
+    """The attributes that the words of ``question`` name."""
+    return _attributes(question, _ASKED_ONLY)
 
 
 @lru_cache(maxsize=STATED_TEXTS)
 def attributes_of(memory: str) -> frozenset[str]:
     """The single-valued attributes ``memory`` speaks of, in the words the belief check reads them
-    by. Kept per text: a recall reads it of every candidate, and a scope's texts recur."""
-    return _attributes(memory)
+    by and recall's own (``RECALL_WORDS``, and the activities of a pastime). Kept per text: a recall
+    reads it of every candidate, and a scope's texts recur."""
+    return _attributes(memory, _STATED_ONLY)
 
 
 def owners_nouns(asked: Whose | None, attributes: Collection[str]) -> frozenset[str]:
@@ -108,7 +124,11 @@ def owners_nouns(asked: Whose | None, attributes: Collection[str]) -> frozenset[
     the husband's job (none: the question names the relative, whose facts are his own)."""
     if asked is not None and asked.relation and not asked.who:
         return frozenset()
-    words = (SINGLE_VALUED.get(a, frozenset()) | RECALL_WORDS.get(a, frozenset()) for a in attributes)
+    words = (
+        SINGLE_VALUED.get(a, frozenset()) | RECALL_WORDS.get(a, frozenset())
+        for a in attributes
+        if a != PASTIME
+    )
     return frozenset().union(*words)
 
 

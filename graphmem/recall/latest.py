@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 
-from graphmem.recall.attributes import attributes_said_of, owners_nouns
+from graphmem.recall.attributes import PASTIME, attributes_said_of, owners_nouns
 from graphmem.recall.keywords import TermStats, analyse
 from graphmem.recall.whose import NO_NAMES, Whose, as_owners, other_subject, stated_of
 
@@ -150,10 +150,9 @@ def later_first(
     stats = TermStats.of(analysed.values())
     eligible = {m for m in known if m in related and not other_subject(asked, stated[m])}
     nouns = owners_nouns(asked, asked_attributes)
+    single = asked_attributes - {PASTIME}  # several pastimes hold at once: none follows another
     attributes = (
-        {m: attributes_said_of(texts[m], asked, nouns, names) & asked_attributes for m in known}
-        if asked_attributes
-        else {}
+        {m: attributes_said_of(texts[m], asked, nouns, names) & single for m in known} if single else {}
     )
     moved: set[str] = set()
     for _ in range(top):  # a chain of followers settles in at most one pass per link

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.recall.attributes import attributes_asked, attributes_of, speaking_of
+from graphmem.recall.attributes import attributes_asked, attributes_of, names_in, speaking_of
 from graphmem.recall.latest import later_first
 from graphmem.recall.whose import asked_about
 
@@ -110,3 +110,43 @@ def test_a_later_statement_of_who_fills_an_attribute_follows_the_owners_named_on
 def test_without_the_attribute_asked_the_words_decide_as_before() -> None:
     scores = {"home": 1.0, "job": 0.7, "cat": 0.6, "moved": 0.4, "sister": 0.5}
     assert _order("What is Chiamaka up to now?", scores)[0] == "home"
+
+
+def test_a_question_about_free_time_finds_the_activities_and_none_follows_another() -> None:
+    assert attributes_asked("What does Tomasz do for fun?") == {"pastime"}
+    assert attributes_asked("Which instrument does Tomasz play?") == set()  # the words find it
+    texts = {
+        "choir": "Tomasz sings in a parish choir on Sundays.",
+        "allergy": "Tomasz is allergic to walnuts.",
+        "football": "Tomasz plays five-a-side football on Mondays.",
+    }
+    found = speaking_of(frozenset({"pastime"}), texts, related=set(texts))
+    assert set(found) == {"choir", "football"}
+    question = "What are Tomasz's hobbies these days?"
+    _, moved = later_first(
+        {"choir": 0.9, "allergy": 0.8, "football": 0.5},
+        texts,
+        {m: float(i) for i, m in enumerate(texts)},
+        asked_about(question),
+        0.2,
+        related=set(texts),
+        asked_attributes=attributes_asked(question),
+    )
+    assert moved == set()  # a later pastime adds to the earlier one, it does not replace it
+
+
+def test_a_clause_about_someone_the_question_does_not_name_is_theirs() -> None:
+    question = "Where does Tomasz work now?"
+    texts = {
+        "both": "Tomasz and Ola moved to Gdańsk; Ola works at the shipyard museum.",
+        "colleague": "Piotr works with Tomasz at the bakery.",
+        "own": "Tomasz was promoted to head baker.",
+    }
+    found = speaking_of(
+        attributes_asked(question),
+        texts,
+        set(texts),
+        asked_about(question),
+        names=names_in(question),
+    )
+    assert set(found) == {"own"}
