@@ -601,3 +601,13 @@ def test_the_end_of_a_job_is_read_apart_from_a_rent() -> None:
         read_statement("Tariq was laid off by Kamps."),
         0.7,
     ).conflict
+
+
+def test_a_switch_of_one_thing_a_statement_holds_beside_a_state_leaves_the_statement() -> None:
+    old = read_statement("Marta has epilepsy and takes lamotrigine.")
+    new = read_statement("Marta's neurologist switched her from lamotrigine to levetiracetam.")
+    verdict = judge(old, new, 0.6)
+    assert not verdict.conflict  # the drug changed, the epilepsy did not
+    assert verdict.reason == "changes one of the things it says"
+    plain = read_statement("Marta takes lamotrigine.")
+    assert judge(plain, new, 0.7).conflict  # a statement of the drug alone is replaced
