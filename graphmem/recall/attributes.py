@@ -27,21 +27,13 @@ from functools import lru_cache
 from itertools import pairwise
 
 from graphmem.beliefs.statements import SINGLE_VALUED
-from graphmem.recall.lucene import after_a_living
+from graphmem.recall.lucene import WORK_AS_JOB, after_a_living, work_as_a_place
 from graphmem.recall.whose import NO_NAMES, Whose, as_owners, other_subject, stated_of
 
 _WORD = re.compile(r"[\w'-]+")
 _CLAUSES = re.compile(r";\s*")
 _CAPITAL = re.compile(r"\b[A-Z][\w\u00C0-\u024F-]+")
 STATED_TEXTS = 20_000  # as recall/whose.py keeps its readings
-
-
-# what follows "work" when it is the job ("went to work for the council"), not the way there
-_WORK_AS_JOB = frozenset({"for", "at", "as", "with", "on", "in"})
-
-
-# "work" and "home" as places one goes to or is at ("drives to work", "any animals at home?")
-_PLACES = frozenset({"work", "home"})
 
 
 # Words a memory or question speaks of an attribute by, beside the belief check's (a fallback word
@@ -87,7 +79,9 @@ def _named(words: list[str]) -> set[str]:
     named = set()
     for i, word in enumerate(words):
         before, after = words[i - 1] if i else "", words[i + 1] if i + 1 < len(words) else ""
-        a_place = word in _PLACES and before in ("to", "at") and after not in _WORK_AS_JOB
+        a_place = work_as_a_place(word, before, after) or (
+            word == "home" and before in ("to", "at") and after not in WORK_AS_JOB
+        )
         if after_a_living(word, before) or a_place:
             continue
         named.add(word)

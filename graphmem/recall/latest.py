@@ -135,38 +135,51 @@ def later_first(
     top: int = 10,
     asked_attributes: frozenset[str] = frozenset(),
     names: frozenset[str] = frozenset(),
+    retired: Mapping[str, float] | None = None,
 ) -> tuple[dict[str, float], set[str]]:
     """Scores where each of the ``top`` memories' follower ranks just above it, and the ids that
     moved. Only ``related`` memories (related to the question on their own) follow, and none about
     someone else than ``asked`` (whose fact the question asks for). A later memory speaking of one
     of ``asked_attributes`` (the attributes the question names: recall/attributes.py) that the
-    earlier one speaks of too follows it. Only memories with a text and a time take part."""
+    earlier one speaks of too follows it. ``retired`` holds the beliefs a newer one replaced, which
+    recall leaves out, with their scores: one of them that speaks of an attribute asked about is
+    followed by the latest memory on it ("Ji-hoon works as a loan officer at KB Kookmin Bank",
+    replaced by "Ji-hoon quit the bank", is followed by "Ji-hoon opened his café" for "What does
+    Ji-hoon do for a living now?"). Only memories with a text and a time take part."""
     adjusted = dict(scores)
     known = [m for m in scores if m in texts and m in occurred]
+    gone = {m: v for m, v in (retired or {}).items() if m in texts and m in occurred and m not in scores}
     by_time = sorted(known, key=lambda m: (occurred[m], m))
     analysed = {m: analyse(texts[m]) for m in known}
     terms = {m: frozenset(words) for m, words in analysed.items()}
-    stated = {m: stated_of(texts[m]) for m in known}
+    stated = {m: stated_of(texts[m]) for m in [*known, *gone]}
     stats = TermStats.of(analysed.values())
     eligible = {m for m in known if m in related and not other_subject(asked, stated[m])}
     nouns = owners_nouns(asked, asked_attributes)
     single = asked_attributes - {PASTIME}  # several pastimes hold at once: none follows another
     attributes = (
-        {m: attributes_said_of(texts[m], asked, nouns, names) & single for m in known} if single else {}
+        {m: attributes_said_of(texts[m], asked, nouns, names) & single for m in [*known, *gone]}
+        if single
+        else {}
     )
     moved: set[str] = set()
     for _ in range(top):  # a chain of followers settles in at most one pass per link
         changed = False
-        leaders = sorted(known, key=lambda m: (-adjusted[m], m))[:top]
+        score = {**gone, **adjusted}
+        leaders = sorted([*known, *gone], key=lambda m: (-score[m], m))[:top]
         for earlier in leaders:
             later = [m for m in by_time if occurred[m] > occurred[earlier] and m in eligible]
+            if earlier in gone:  # a replaced belief leads only to the latest on the attribute asked
+                later = [
+                    m for m in later if attributes.get(earlier, frozenset()) & attributes.get(m, frozenset())
+                ]
             follower = (
                 _follower(earlier, later, texts, terms, stated, stats, min_share, attributes, nouns)
                 if later
                 else None
             )
-            if follower is not None and adjusted[follower] <= adjusted[earlier]:
-                adjusted[follower] = adjusted[earlier] + _HAIR
+            if follower is not None and adjusted[follower] <= score[earlier]:
+                adjusted[follower] = score[earlier] + _HAIR
                 moved.add(follower)
                 changed = True
         if not changed:

@@ -451,6 +451,7 @@ class Recaller:
         links = [Link(n.seed_id, n.id, n.via, entity_weight(n, len(base))) for n in neighbours]
         replaced = frozenset(m for m in base if current_only and facts[m].status == "superseded")
         scores, lifted_by = spread(base, links, s.ranking, replaced)
+        retired = {m: scores[m] for m in replaced if m in scores}
         for memory_id in replaced:
             scores.pop(memory_id, None)
         for memory_id in others & scores.keys():
@@ -472,7 +473,7 @@ class Recaller:
                     reasons.setdefault(memory_id, []).append(f"fits intent {intent}")
         if latest is not None:
             texts, asked, attributes, names = latest
-            occurred = {m: facts[m].occurred for m in scores}
+            occurred = {m: facts[m].occurred for m in [*scores, *retired]}
             related = {m for m, r in base.items() if r >= LOW_SIMILARITY}
             scores, moved = later_first(
                 scores,
@@ -483,6 +484,7 @@ class Recaller:
                 related,
                 asked_attributes=attributes,
                 names=names,
+                retired=retired,
             )
             scores = leaning_later(scores, occurred, related, s.ranking.later_lean)
             for memory_id in sorted(moved):
