@@ -141,6 +141,19 @@ def names_in(question: str) -> frozenset[str]:
     return frozenset(w.lower() for w in _CAPITAL.findall(question))
 
 
+def said_of_others(memory: str, asked: Whose | None, names: frozenset[str]) -> bool:
+    """Whether every clause of ``memory`` (split at semicolons) has for its subject someone that a
+    question about a person's own fact does not name (``names``: :func:`names_in`): "Thandeka sold
+    the salon and moved to Johannesburg" says nothing of where Nomvula lives now."""
+    if asked is None or asked.relation or not names:
+        return False
+    for clause in _CLAUSES.split(memory):
+        stated = stated_of(clause)
+        if stated is None or stated.owner in NO_NAMES or stated.owner in names:
+            return False
+    return True
+
+
 def attributes_said_of(
     memory: str, asked: Whose | None, nouns: frozenset[str], names: frozenset[str] = frozenset()
 ) -> frozenset[str]:

@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 
-from graphmem.recall.attributes import PASTIME, attributes_said_of, owners_nouns
+from graphmem.recall.attributes import PASTIME, attributes_said_of, owners_nouns, said_of_others
 from graphmem.recall.keywords import TermStats, analyse
 from graphmem.recall.whose import NO_NAMES, Whose, as_owners, other_subject, stated_of
 
@@ -139,10 +139,11 @@ def later_first(
 ) -> tuple[dict[str, float], set[str]]:
     """Scores where each of the ``top`` memories' follower ranks just above it, and the ids that
     moved. Only ``related`` memories (related to the question on their own) follow, and none about
-    someone else than ``asked`` (whose fact the question asks for). A later memory speaking of one
-    of ``asked_attributes`` (the attributes the question names: recall/attributes.py) that the
-    earlier one speaks of too follows it. ``retired`` holds the beliefs a newer one replaced, which
-    recall leaves out, with their scores: one of them that speaks of an attribute asked about is
+    someone else than ``asked`` (whose fact the question asks for), nor one said only of people the
+    question does not name (``names``: recall/attributes.py ``said_of_others``). A later memory
+    speaking of one of ``asked_attributes`` (the attributes the question names:
+    recall/attributes.py) that the earlier one speaks of too follows it. ``retired`` holds the
+    beliefs a newer one replaced, which recall leaves out, with their scores: one of them that speaks of an attribute asked about is
     followed by the latest memory on it ("Ji-hoon works as a loan officer at KB Kookmin Bank",
     replaced by "Ji-hoon quit the bank", is followed by "Ji-hoon opened his café" for "What does
     Ji-hoon do for a living now?"). Only memories with a text and a time take part."""
@@ -154,7 +155,11 @@ def later_first(
     terms = {m: frozenset(words) for m, words in analysed.items()}
     stated = {m: stated_of(texts[m]) for m in [*known, *gone]}
     stats = TermStats.of(analysed.values())
-    eligible = {m for m in known if m in related and not other_subject(asked, stated[m])}
+    eligible = {
+        m
+        for m in known
+        if m in related and not other_subject(asked, stated[m]) and not said_of_others(texts[m], asked, names)
+    }
     nouns = owners_nouns(asked, asked_attributes)
     single = asked_attributes - {PASTIME}  # several pastimes hold at once: none follows another
     attributes = (

@@ -150,3 +150,24 @@ def test_a_clause_about_someone_the_question_does_not_name_is_theirs() -> None:
         names=names_in(question),
     )
     assert set(found) == {"own"}
+
+
+def test_a_later_memory_said_only_of_someone_the_question_does_not_name_does_not_follow() -> None:
+    texts = {
+        "home": "Tomasz lives in Kraków, in Podgórze.",
+        "friend": "Piotr sold his flat and moved to Gdańsk.",
+        "moved": "Tomasz and Ola moved to Wrocław; Ola teaches there.",
+    }
+    question = "Where does Tomasz live now?"
+    adjusted, moved = later_first(
+        {"home": 1.0, "friend": 0.5, "moved": 0.4},
+        texts,
+        {m: float(i) for i, m in enumerate(texts)},
+        asked_about(question),
+        0.2,
+        related=set(texts),
+        asked_attributes=attributes_asked(question),
+        names=names_in(question),
+    )
+    assert moved == {"moved"}
+    assert max(adjusted, key=lambda m: adjusted[m]) == "moved"
