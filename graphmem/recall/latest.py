@@ -143,10 +143,11 @@ def later_first(
     question does not name (``names``: recall/attributes.py ``said_of_others``). A later memory
     speaking of one of ``asked_attributes`` (the attributes the question names:
     recall/attributes.py) that the earlier one speaks of too follows it. ``retired`` holds the
-    beliefs a newer one replaced, which recall leaves out, with their scores: one of them that speaks of an attribute asked about is
-    followed by the latest memory on it ("Ji-hoon works as a loan officer at KB Kookmin Bank",
-    replaced by "Ji-hoon quit the bank", is followed by "Ji-hoon opened his café" for "What does
-    Ji-hoon do for a living now?"). Only memories with a text and a time take part."""
+    beliefs a newer one replaced, which recall leaves out, with their scores: one of them that
+    speaks of an attribute asked about is followed by the latest memory on it ("Ji-hoon works as a
+    loan officer at KB Kookmin Bank", replaced by "Ji-hoon quit the bank", is followed by "Ji-hoon
+    opened his café" for "What does Ji-hoon do for a living now?"). Only memories with a text and a
+    time take part."""
     adjusted = dict(scores)
     known = [m for m in scores if m in texts and m in occurred]
     gone = {m: v for m, v in (retired or {}).items() if m in texts and m in occurred and m not in scores}
