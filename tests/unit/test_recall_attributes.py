@@ -171,3 +171,33 @@ def test_a_later_memory_said_only_of_someone_the_question_does_not_name_does_not
     )
     assert moved == {"moved"}
     assert max(adjusted, key=lambda m: adjusted[m]) == "moved"
+
+
+def test_a_replaced_belief_on_the_attribute_asked_leads_to_the_latest_memory_on_it() -> None:
+    texts = {
+        "bank": "Tomasz works as a clerk at PKO Bank.",
+        "quit": "Tomasz quit the bank in January.",
+        "dog": "Tomasz walks his dog every evening.",
+        "bakery": "Tomasz opened a bakery in Kazimierz.",
+    }
+    question = "What does Tomasz do for a living now?"
+    scores = {"quit": 1.2, "dog": 1.1, "bakery": 0.9}
+    occurred = {m: float(i) for i, m in enumerate(texts)}
+    asked, attributes, names = asked_about(question), attributes_asked(question), names_in(question)
+    _, without = later_first(
+        scores, texts, occurred, asked, 0.2, set(texts), asked_attributes=attributes, names=names
+    )
+    adjusted, moved = later_first(
+        scores,
+        texts,
+        occurred,
+        asked,
+        0.2,
+        set(texts),
+        asked_attributes=attributes,
+        names=names,
+        retired={"bank": 1.3},
+    )
+    assert "bakery" not in without
+    assert moved == {"bakery"} and "bank" not in adjusted  # a replaced belief is never a result
+    assert max(adjusted, key=lambda m: adjusted[m]) == "bakery"
