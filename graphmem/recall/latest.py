@@ -41,6 +41,7 @@ from collections.abc import Collection, Mapping
 from graphmem.recall.attributes import PASTIME, attributes_said_of, owners_nouns, said_of_others
 from graphmem.recall.keywords import TermStats, analyse
 from graphmem.recall.whose import NO_NAMES, Whose, as_owners, other_subject, stated_of
+from graphmem.stemming import stem
 
 # The words that place a question at the time of asking (a fallback word list: spaCy's entity
 # recogniser tags "these days" as a date but not "now" or "at the moment").
@@ -50,6 +51,12 @@ _NOW = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[\w'-]+")
+# Words by which a later statement says that something it names was changed ("Kwame's doctor
+# switched him from nifedipine to amlodipine"): it needs half the share of the earlier one's words
+# to follow it, since it names the old value once among the new ones (a fallback word list).
+_CHANGED = frozenset(
+    stem(w) for w in ("switched", "replaced", "swapped", "traded", "changed", "sold", "quit")
+)
 # How much above the earlier memory's score a follower is put: enough to order them, too little
 # to pass anything else.
 _HAIR = 1e-4
@@ -116,7 +123,8 @@ def _follower(
         same_attribute = bool(asked_of_earlier & attributes.get(memory_id, frozenset())) and _of_one(
             earlier_whose, whose
         )
-        if (share < min_share and not same_attribute) or other_subject(earlier_whose, whose):
+        needed = min_share / 2 if terms[memory_id] & _CHANGED else min_share
+        if (share < needed and not same_attribute) or other_subject(earlier_whose, whose):
             continue
         if _relation(earlier_whose) + _relation(whose) and whose != earlier_whose:
             continue  # a relative's statement follows, and is followed by, only one of theirs

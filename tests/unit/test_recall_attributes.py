@@ -201,3 +201,24 @@ def test_a_replaced_belief_on_the_attribute_asked_leads_to_the_latest_memory_on_
     assert "bakery" not in without
     assert moved == {"bakery"} and "bank" not in adjusted  # a replaced belief is never a result
     assert max(adjusted, key=lambda m: adjusted[m]) == "bakery"
+
+
+def test_a_later_switch_from_what_the_earlier_memory_names_follows_it() -> None:
+    texts = {
+        "drug": "Marta has epilepsy and takes lamotrigine twice daily.",
+        "cat": "Marta has a cat called Pixel.",
+        "switch": "Marta's neurologist switched her from lamotrigine to levetiracetam.",
+    }
+    question = "Which epilepsy medicine is Marta on now?"
+    adjusted, moved = later_first(
+        {"drug": 1.0, "cat": 0.5, "switch": 0.7},
+        texts,
+        {m: float(i) for i, m in enumerate(texts)},
+        asked_about(question),
+        0.2,
+        related=set(texts),
+        asked_attributes=attributes_asked(question),
+        names=names_in(question),
+    )
+    assert moved == {"switch"}
+    assert max(adjusted, key=lambda m: adjusted[m]) == "switch"
