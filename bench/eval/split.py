@@ -27,7 +27,7 @@ TOPIC_SETS = ("topics", "topics2", "topics3", "topics4", "topics5")  # bench.top
 # bench.belief_eval --set NAME, besides beliefs.jsonl (argv[1])
 BELIEF_SETS = ("beliefs2", "beliefs3", "beliefs4", "beliefs5")
 # bench.user_memory_eval --set NAME, besides user_memories.json (argv[2])
-USER_SETS = ("user_memories2", "user_memories3")
+USER_SETS = ("user_memories2", "user_memories3", "user_memories_extra")
 HERE = Path(__file__).resolve().parent
 
 

@@ -22,6 +22,7 @@ from graphmem.beliefs.left_behind import leaves_its_value, names_the_doer
 from graphmem.beliefs.parse import (
     CHANGE_LEMMAS,
     ENDING_LEMMAS,
+    LIGHT_VERBS,
     Clause,
     clause_texts,
     named_words,
@@ -93,6 +94,8 @@ NOT_ATOMIC = "not an atomic statement"
 DIFFERENT_SLOTS = "different slots"
 ADDS_DETAIL = "adds detail"
 PAST_ACT = "an act told in the past"
+CHANGES_ONE_THING = "changes one of the things it says"
+_JOINERS = frozenset({"and", "or", "but", "also"})
 SEVERAL_VALUES = "a slot with several values"
 UNREAD_KEEPS = frozenset({DIFFERENT_SLOTS, ADDS_DETAIL, PAST_ACT, SEVERAL_VALUES})
 # A clause about the past ("Santiago's last day at Mercado Libre was Friday; he starts at Globant on
@@ -871,6 +874,18 @@ def judge_in_time(
     return judge(first, second, cosine, by_sentence)
 
 
+def _changes_one_of_its_things(a: Clause, b: Clause) -> bool:
+    """Whether ``b`` replaces a value that ``a`` holds beside a state of its own, which it leaves
+    as it was: "Callum has Crohn's disease and takes azathioprine" / "Callum's gastroenterologist
+    switched him from azathioprine to infliximab" ends the drug, not the illness. Only for a clause
+    that has something ('have') and does something else, and a change that names what it replaces
+    ("from azathioprine"); "I work at Google and lead the search team" is left to the other rules."""
+    if "have" not in a.lemmas or len(a.verbs) < 2 or not b.replaced & a.values:
+        return False
+    held = {w for w in a.lemmas - b.lemmas if w.isalpha() and w not in _JOINERS | LIGHT_VERBS}
+    return bool(held - a.subject_nouns)  # what it has, which the change leaves as it was
+
+
 def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine: float) -> Verdict:
     """The verdict for one clause of each statement ("Nate left, so Olivia is my manager now"
     conflicts with "Nate is my manager" through its second clause)."""
@@ -906,6 +921,8 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
         return Verdict(False, RESTATES_OR_NARROWS)
     if _done_before(a, b):
         return Verdict(False, PAST_ACT)
+    if _changes_one_of_its_things(a, b):
+        return Verdict(False, CHANGES_ONE_THING)
     if b.change or a.change:
         return Verdict(True, "change announced")
     trades = b.replaces and bool(a.values & b.values)  # "traded in the Brompton for a Tern"

@@ -9,6 +9,14 @@ the person's name, and the keywords do not meet. A memory speaking of the attrib
 gains ``RankWeights.attribute`` (recall/ranking.py) when it is related to the question at all;
 asked how things stand now, a later memory on that attribute follows an earlier one
 (recall/latest.py).
+
+Recall reads a few more words than the belief check does (``RECALL_WORDS``), where a question asks
+in everyday words that a memory never uses: how someone gets around or to work (the car, bike, bus
+or train they use: "How does Siobhán get around these days?" for "Siobhán sold her Fiesta and
+cycles everywhere now"), what they do "for a living" ("opened a tea house", "was promoted to
+operations manager", "went freelance"), and a relationship's end ("broke up with Pablo"). These
+stay out of the belief check, where a word read as an attribute decides which facts a new one
+retires: here it only orders what the question found.
 """
 
 from __future__ import annotations
@@ -16,20 +24,52 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 from functools import lru_cache
+from itertools import pairwise
 
 from graphmem.beliefs.statements import SINGLE_VALUED
-from graphmem.recall.lucene import after_a_living
+from graphmem.recall.lucene import WORK_AS_JOB, after_a_living, work_as_a_place
+from graphmem.recall.whose import NO_NAMES, Whose, as_owners, other_subject, stated_of
 
 _WORD = re.compile(r"[\w'-]+")
+_CLAUSES = re.compile(r";\s*")
+_CAPITAL = re.compile(r"\b[A-Z][\w\u00C0-\u024F-]+")
 STATED_TEXTS = 20_000  # as recall/whose.py keeps its readings
 
 
-# what follows "work" when it is the job ("went to work for the council"), not the way there
-_WORK_AS_JOB = frozenset({"for", "at", "as", "with", "on", "in"})
-
-
-# "work" and "home" as places one goes to or is at ("drives to work", "any animals at home?")
-_PLACES = frozenset({"work", "home"})
+# Words a memory or question speaks of an attribute by, beside the belief check's (a fallback word
+# list: what MiniLM does not bring together; on the dev halves "get around" and "cycles" have a
+# cosine of 0.18 once the name is left out).
+RECALL_WORDS: dict[str, frozenset[str]] = {
+    "transport": frozenset(
+        {"drive", "drives", "driving", "drove", "car", "cars", "vehicle", "bike", "bicycle", "cycle"}
+        | {"cycles", "cycling", "bus", "buses", "train", "metro", "subway", "tube", "tram", "mrt"}
+        | {"commute", "commutes", "commuting", "motorbike", "motorcycle", "scooter", "minibus", "van"}
+    ),
+    "employment": frozenset({"promoted", "freelance", "opened", "self-employed"}),
+}
+# What someone does in their free time is asked of in words no memory of it uses ("What does
+# Marites do for fun?", "What are Aino's hobbies?") and stated in the activity ("sings karaoke every
+# Friday night", "plays the kantele"). It holds several values at once, so a later one does not
+# follow an earlier one (recall/latest.py): it only orders what the question found.
+PASTIME = "pastime"
+_ASKED_ONLY = {PASTIME: frozenset({"hobby", "hobbies", "fun", "pastime", "pastimes", "leisure", "spare"})}
+_STATED_ONLY = {
+    PASTIME: frozenset(
+        {"play", "plays", "playing", "sing", "sings", "singing", "practise", "practises", "practice"}
+        | {"practices", "surf", "surfs", "surfing", "swim", "swims", "swimming", "hike", "hikes"}
+        | {"hiking", "climb", "climbs", "climbing", "paint", "paints", "painting", "knit", "knits"}
+        | {"knitting", "dance", "dances", "dancing", "choir", "orchestra"}
+    )
+}
+# Word pairs that name an attribute where neither word does alone
+_PAIRS = {
+    ("get", "around"): "transport",
+    ("getting", "around"): "transport",
+    ("get", "to"): "transport",  # "get to work", "get to the office"
+    ("a", "living"): "employment",  # "what does Ahmet do for a living?"
+    ("broke", "up"): "relationship",
+    ("split", "up"): "relationship",
+}
 
 
 def _named(words: list[str]) -> set[str]:
@@ -39,36 +79,119 @@ def _named(words: list[str]) -> set[str]:
     named = set()
     for i, word in enumerate(words):
         before, after = words[i - 1] if i else "", words[i + 1] if i + 1 < len(words) else ""
-        a_place = word in _PLACES and before in ("to", "at") and after not in _WORK_AS_JOB
+        a_place = work_as_a_place(word, before, after) or (
+            word == "home" and before in ("to", "at") and after not in WORK_AS_JOB
+        )
         if after_a_living(word, before) or a_place:
             continue
         named.add(word)
     return named
 
 
-def _attributes(text: str) -> frozenset[str]:
-    named = _named([w.lower() for w in _WORD.findall(text)])
-    return frozenset(name for name, vocab in SINGLE_VALUED.items() if named & vocab)
+def _attributes(text: str, own_words: Mapping[str, frozenset[str]]) -> frozenset[str]:
+    words = [w.lower() for w in _WORD.findall(text)]
+    named = _named(words)
+    found = {name for name, vocab in SINGLE_VALUED.items() if named & vocab}
+    found |= {name for name, vocab in RECALL_WORDS.items() if named & vocab}
+    found |= {name for name, vocab in own_words.items() if named & vocab}
+    found |= {_PAIRS[pair] for pair in pairwise(words) if pair in _PAIRS}
+    return frozenset(found)
 
 
 def attributes_asked(question: str) -> frozenset[str]:
-    """The single-valued attributes that the words of ``question`` name."""
-    return _attributes(question)
+    """The attributes that the words of ``question`` name."""
+    return _attributes(question, _ASKED_ONLY)
 
 
 @lru_cache(maxsize=STATED_TEXTS)
 def attributes_of(memory: str) -> frozenset[str]:
     """The single-valued attributes ``memory`` speaks of, in the words the belief check reads them
-    by. Kept per text: a recall reads it of every candidate, and a scope's texts recur."""
-    return _attributes(memory)
+    by and recall's own (``RECALL_WORDS``, and the activities of a pastime). Kept per text: a recall
+    reads it of every candidate, and a scope's texts recur."""
+    return _attributes(memory, _STATED_ONLY)
+
+
+def owners_nouns(asked: Whose | None, attributes: Collection[str]) -> frozenset[str]:
+    """The words of the ``attributes`` a question asks about, by which a relative's noun states the
+    owner's attribute (recall/whose.py ``as_owners``): "Who is Omar's manager?" asks for Omar's
+    attribute, and "Omar's manager is ..." states it; "Where does Lucía's husband work?" asks for
+    the husband's job (none: the question names the relative, whose facts are his own)."""
+    if asked is not None and asked.relation and not asked.who:
+        return frozenset()
+    words = (
+        SINGLE_VALUED.get(a, frozenset()) | RECALL_WORDS.get(a, frozenset())
+        for a in attributes
+        if a != PASTIME
+    )
+    return frozenset().union(*words)
+
+
+def of_the_one_asked(asked: Whose | None, stated: Whose | None, nouns: frozenset[str]) -> bool:
+    """Whether a memory stating the fact of ``stated`` speaks for the one ``asked`` about, reading a
+    relative named by an attribute's noun as the owner (``nouns``: :func:`owners_nouns`): a
+    relative's promotion says nothing of whom the person works for, even asked who."""
+    if asked is None:
+        return True
+    plain = Whose(asked.owner, asked.relation)
+    return not other_subject(as_owners(plain, nouns), as_owners(stated, nouns))
+
+
+def names_in(question: str) -> frozenset[str]:
+    """The capitalised words of ``question``, lower-cased: the people and places it names."""
+    return frozenset(w.lower() for w in _CAPITAL.findall(question))
+
+
+def said_of_others(memory: str, asked: Whose | None, names: frozenset[str]) -> bool:
+    """Whether every clause of ``memory`` (split at semicolons) has for its subject someone that a
+    question about a person's own fact does not name (``names``: :func:`names_in`): "Thandeka sold
+    the salon and moved to Johannesburg" says nothing of where Nomvula lives now."""
+    if asked is None or asked.relation or not names:
+        return False
+    for clause in _CLAUSES.split(memory):
+        stated = stated_of(clause)
+        if stated is None or stated.owner in NO_NAMES or stated.owner in names:
+            return False
+    return True
+
+
+def attributes_said_of(
+    memory: str, asked: Whose | None, nouns: frozenset[str], names: frozenset[str] = frozenset()
+) -> frozenset[str]:
+    """The attributes ``memory`` speaks of in its clauses (split at semicolons) said of the one
+    ``asked`` about (``nouns``: :func:`owners_nouns`). Asked about a person's own fact, a clause
+    whose subject is someone the question does not name (``names``: :func:`names_in`) speaks of
+    that one: in "Emily and Dev moved to Seattle; Dev works remotely for Stripe" only the move is
+    Emily's, and "Emre works with Ahmet at the tea house" says where Emre works."""
+    if asked is None:
+        return attributes_of(memory)
+    found: set[str] = set()
+    for clause in _CLAUSES.split(memory):
+        stated = stated_of(clause)
+        if stated is not None and stated.owner in NO_NAMES:
+            stated = None
+        if stated is not None and names and not asked.relation and stated.owner not in names:
+            continue
+        if of_the_one_asked(asked, stated, nouns):
+            found |= attributes_of(clause)
+    return frozenset(found)
 
 
 def speaking_of(
-    asked: frozenset[str], texts: Mapping[str, str], related: Collection[str]
+    asked: frozenset[str],
+    texts: Mapping[str, str],
+    related: Collection[str],
+    asked_about: Whose | None = None,
+    nouns: frozenset[str] = frozenset(),
+    names: frozenset[str] = frozenset(),
 ) -> dict[str, frozenset[str]]:
     """For each ``related`` memory of ``texts`` that speaks of an attribute in ``asked``, those
-    attributes."""
+    attributes; with ``asked_about`` (whose fact the question asks for), only the attributes it
+    says of that one (:func:`attributes_said_of`)."""
     if not asked:
         return {}
-    found = {m: attributes_of(text) & asked for m, text in texts.items() if m in related}
+    found = {
+        m: attributes_said_of(text, asked_about, nouns, names) & asked
+        for m, text in texts.items()
+        if m in related
+    }
     return {m: attributes for m, attributes in found.items() if attributes}

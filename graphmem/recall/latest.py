@@ -38,9 +38,10 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 
-from graphmem.recall.attributes import attributes_of
+from graphmem.recall.attributes import PASTIME, attributes_said_of, owners_nouns, said_of_others
 from graphmem.recall.keywords import TermStats, analyse
-from graphmem.recall.whose import Whose, other_subject, stated_of
+from graphmem.recall.whose import NO_NAMES, Whose, as_owners, other_subject, stated_of
+from graphmem.stemming import stem
 
 # The words that place a question at the time of asking (a fallback word list: spaCy's entity
 # recogniser tags "these days" as a date but not "now" or "at the moment").
@@ -50,11 +51,15 @@ _NOW = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[\w'-]+")
+# Words by which a later statement says that something it names was changed ("Kwame's doctor
+# switched him from nifedipine to amlodipine"): it needs half the share of the earlier one's words
+# to follow it, since it names the old value once among the new ones (a fallback word list).
+_CHANGED = frozenset(
+    stem(w) for w in ("switched", "replaced", "swapped", "traded", "changed", "sold", "quit")
+)
 # How much above the earlier memory's score a follower is put: enough to order them, too little
 # to pass anything else.
 _HAIR = 1e-4
-# Capital words that open a sentence without naming anyone ("The family moved...")
-_NO_NAMES = ("the", "our", "their", "his", "her", "its", "this", "that", "they", "we")
 
 
 def asks_how_things_stand(question: str) -> bool:
@@ -82,7 +87,7 @@ def _shares(
 def _of_one(earlier: Whose | None, later: Whose | None) -> bool:
     """Whether a later memory is said of the one ``earlier`` is, or of no one it names ("The family
     moved to Burnage"; a sentence opening with a capital word that is no name reads as one)."""
-    return later is None or earlier is None or later.owner in (earlier.owner, *_NO_NAMES)
+    return later is None or earlier is None or later.owner == earlier.owner or later.owner in NO_NAMES
 
 
 def _relation(whose: Whose | None) -> str:
@@ -98,25 +103,28 @@ def _follower(
     stats: TermStats,
     min_share: float,
     attributes: Mapping[str, frozenset[str]],
+    nouns: frozenset[str] = frozenset(),
 ) -> str | None:
     """The later memory that states most of what ``earlier`` states (then the latest: ``later``
     comes oldest first), or None when none reaches ``min_share``. A later memory speaking of an
     attribute asked about that ``earlier`` speaks of too (``attributes``: those of each memory the
     question asks about) follows it whatever words they share, before any that does not.
-    ``terms`` and ``stated`` hold each memory's analysed words and whose fact it states, read once
+    ``nouns`` are the words of the attributes asked about (see :func:`_as_owners`). ``terms`` and
+    ``stated`` hold each memory's analysed words and whose fact it states, read once
     a recall."""
     shares = _shares(_common_words(texts[earlier]), later, terms, stats)
     best: tuple[bool, float, int] | None = None
     chosen = None
-    earlier_whose = stated[earlier]
+    earlier_whose = as_owners(stated[earlier], nouns)
     asked_of_earlier = attributes.get(earlier, frozenset())
     for rank, memory_id in enumerate(later):
         share = shares.get(memory_id, 0.0)
-        whose = stated[memory_id]
+        whose = as_owners(stated[memory_id], nouns)
         same_attribute = bool(asked_of_earlier & attributes.get(memory_id, frozenset())) and _of_one(
             earlier_whose, whose
         )
-        if (share < min_share and not same_attribute) or other_subject(earlier_whose, whose):
+        needed = min_share / 2 if terms[memory_id] & _CHANGED else min_share
+        if (share < needed and not same_attribute) or other_subject(earlier_whose, whose):
             continue
         if _relation(earlier_whose) + _relation(whose) and whose != earlier_whose:
             continue  # a relative's statement follows, and is followed by, only one of theirs
@@ -134,34 +142,58 @@ def later_first(
     related: Collection[str],
     top: int = 10,
     asked_attributes: frozenset[str] = frozenset(),
+    names: frozenset[str] = frozenset(),
+    retired: Mapping[str, float] | None = None,
 ) -> tuple[dict[str, float], set[str]]:
     """Scores where each of the ``top`` memories' follower ranks just above it, and the ids that
     moved. Only ``related`` memories (related to the question on their own) follow, and none about
-    someone else than ``asked`` (whose fact the question asks for). A later memory speaking of one
-    of ``asked_attributes`` (the attributes the question names: recall/attributes.py) that the
-    earlier one speaks of too follows it. Only memories with a text and a time take part."""
+    someone else than ``asked`` (whose fact the question asks for), nor one said only of people the
+    question does not name (``names``: recall/attributes.py ``said_of_others``). A later memory
+    speaking of one of ``asked_attributes`` (the attributes the question names:
+    recall/attributes.py) that the earlier one speaks of too follows it. ``retired`` holds the
+    beliefs a newer one replaced, which recall leaves out, with their scores: one of them that
+    speaks of an attribute asked about is followed by the latest memory on it ("Ji-hoon works as a
+    loan officer at KB Kookmin Bank", replaced by "Ji-hoon quit the bank", is followed by "Ji-hoon
+    opened his café" for "What does Ji-hoon do for a living now?"). Only memories with a text and a
+    time take part."""
     adjusted = dict(scores)
     known = [m for m in scores if m in texts and m in occurred]
+    gone = {m: v for m, v in (retired or {}).items() if m in texts and m in occurred and m not in scores}
     by_time = sorted(known, key=lambda m: (occurred[m], m))
     analysed = {m: analyse(texts[m]) for m in known}
     terms = {m: frozenset(words) for m, words in analysed.items()}
-    stated = {m: stated_of(texts[m]) for m in known}
+    stated = {m: stated_of(texts[m]) for m in [*known, *gone]}
     stats = TermStats.of(analysed.values())
-    eligible = {m for m in known if m in related and not other_subject(asked, stated[m])}
-    attributes = {m: attributes_of(texts[m]) & asked_attributes for m in known} if asked_attributes else {}
+    eligible = {
+        m
+        for m in known
+        if m in related and not other_subject(asked, stated[m]) and not said_of_others(texts[m], asked, names)
+    }
+    nouns = owners_nouns(asked, asked_attributes)
+    single = asked_attributes - {PASTIME}  # several pastimes hold at once: none follows another
+    attributes = (
+        {m: attributes_said_of(texts[m], asked, nouns, names) & single for m in [*known, *gone]}
+        if single
+        else {}
+    )
     moved: set[str] = set()
     for _ in range(top):  # a chain of followers settles in at most one pass per link
         changed = False
-        leaders = sorted(known, key=lambda m: (-adjusted[m], m))[:top]
+        score = {**gone, **adjusted}
+        leaders = sorted([*known, *gone], key=lambda m: (-score[m], m))[:top]
         for earlier in leaders:
             later = [m for m in by_time if occurred[m] > occurred[earlier] and m in eligible]
+            if earlier in gone:  # a replaced belief leads only to the latest on the attribute asked
+                later = [
+                    m for m in later if attributes.get(earlier, frozenset()) & attributes.get(m, frozenset())
+                ]
             follower = (
-                _follower(earlier, later, texts, terms, stated, stats, min_share, attributes)
+                _follower(earlier, later, texts, terms, stated, stats, min_share, attributes, nouns)
                 if later
                 else None
             )
-            if follower is not None and adjusted[follower] <= adjusted[earlier]:
-                adjusted[follower] = adjusted[earlier] + _HAIR
+            if follower is not None and adjusted[follower] <= score[earlier]:
+                adjusted[follower] = score[earlier] + _HAIR
                 moved.add(follower)
                 changed = True
         if not changed:

@@ -71,9 +71,26 @@ _STOPWORDS = frozenset(
 
 def tokens(text: str) -> list[str]:
     """The lower-cased tokens of ``text`` that :func:`query_words` reads, in order: all but
-    'living' in "for a living" (:func:`after_a_living`)."""
+    'living' in "for a living" (:func:`after_a_living`) and 'work' as a place one goes to
+    (:func:`work_as_a_place`)."""
     found = _TOKEN.findall(text.lower())
-    return [t for i, t in enumerate(found) if not (i and after_a_living(t, found[i - 1]))]
+    return [
+        t
+        for i, t in enumerate(found)
+        if not (i and after_a_living(t, found[i - 1]))
+        and not (i and work_as_a_place(t, found[i - 1], found[i + 1] if i + 1 < len(found) else ""))
+    ]
+
+
+# what follows "work" when it is the job ("went to work for the council"), not the way there
+WORK_AS_JOB = frozenset({"for", "at", "as", "with", "on", "in"})
+
+
+def work_as_a_place(token: str, before: str, after: str) -> bool:
+    """Whether ``token`` is 'work' as a place one goes to or leaves ("takes the MRT to work", "plays
+    games after work"; ``before`` and ``after``: the tokens next to it), not the job a question
+    about where someone works asks for ("went to work for the council" is one)."""
+    return token == "work" and before in ("to", "at", "after", "from") and after not in WORK_AS_JOB
 
 
 def word_of(token: str) -> str | None:

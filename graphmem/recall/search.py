@@ -27,7 +27,7 @@ from datetime import timedelta
 from graphmem.clock import Clock, SystemClock
 from graphmem.embedding.base import Embedder
 from graphmem.models import MemoryRecord, Recalled, RecallQuery, RecallResult
-from graphmem.recall.attributes import attributes_asked, speaking_of
+from graphmem.recall.attributes import attributes_asked, names_in, owners_nouns, speaking_of
 from graphmem.recall.budget import tight_budget
 from graphmem.recall.dated import without_dates
 from graphmem.recall.evidence import Found, Hit, Plan, evidence_of, in_context
@@ -296,12 +296,13 @@ class Recaller:
             texts = {**pool_texts, **fresh}
             if s.ranking.attribute:
                 related = {m for m, r in base.items() if r >= LOW_SIMILARITY and m not in others}
-                for m in speaking_of(attributes, texts, related):
+                nouns, names = owners_nouns(asked, attributes), names_in(query.query)
+                for m in speaking_of(attributes, texts, related, asked, nouns, names):
                     base[m] += s.ranking.attribute
                     reasons.setdefault(m, []).append("speaks of what is asked about")
             # Asked how things stand now, the later of two statements on one thing first.
             now = current_only and s.ranking.follower_share > 0 and asks_how_things_stand(query.query)
-            latest = (texts, asked, attributes) if now else None
+            latest = (texts, asked, attributes, names_in(query.query)) if now else None
             ranked = self._rank(
                 vector,
                 fulltext,
@@ -436,7 +437,7 @@ class Recaller:
         intent: Intent | None,
         current_only: bool,
         others: frozenset[str] = frozenset(),
-        latest: tuple[dict[str, str], Whose | None, frozenset[str]] | None = None,
+        latest: tuple[dict[str, str], Whose | None, frozenset[str], frozenset[str]] | None = None,
     ) -> list[tuple[str, float, list[str]]]:
         """Relevance spread to graph neighbours, then nudged by dynamics and intent; best first.
         A memory about someone else than asked (``others``, whose ``base`` is already lowered)
@@ -450,6 +451,7 @@ class Recaller:
         links = [Link(n.seed_id, n.id, n.via, entity_weight(n, len(base))) for n in neighbours]
         replaced = frozenset(m for m in base if current_only and facts[m].status == "superseded")
         scores, lifted_by = spread(base, links, s.ranking, replaced)
+        retired = {m: scores[m] for m in replaced if m in scores}
         for memory_id in replaced:
             scores.pop(memory_id, None)
         for memory_id in others & scores.keys():
@@ -470,8 +472,8 @@ class Recaller:
                 if boost > 1.0:
                     reasons.setdefault(memory_id, []).append(f"fits intent {intent}")
         if latest is not None:
-            texts, asked, attributes = latest
-            occurred = {m: facts[m].occurred for m in scores}
+            texts, asked, attributes, names = latest
+            occurred = {m: facts[m].occurred for m in [*scores, *retired]}
             related = {m for m, r in base.items() if r >= LOW_SIMILARITY}
             scores, moved = later_first(
                 scores,
@@ -481,6 +483,8 @@ class Recaller:
                 s.ranking.follower_share,
                 related,
                 asked_attributes=attributes,
+                names=names,
+                retired=retired,
             )
             scores = leaning_later(scores, occurred, related, s.ranking.later_lean)
             for memory_id in sorted(moved):

@@ -99,6 +99,8 @@ _QUESTION_WORDS = frozenset(
 )
 
 
+# Capital words that open a sentence without naming anyone ("The family moved...", "My sister...")
+NO_NAMES = frozenset({"the", "our", "their", "his", "her", "its", "this", "that", "they", "we", "my"})
 STATED_TEXTS = 20_000  # as recall/keywords.py keeps its analysed texts
 
 
@@ -154,3 +156,12 @@ def other_subject(question: Whose | None, memory: Whose | None) -> bool:
     if memory.relation in _GROUPS.get(question.relation, frozenset()):
         return False
     return question.relation != memory.relation
+
+
+def as_owners(whose: Whose | None, attribute_nouns: frozenset[str]) -> Whose | None:
+    """``whose``, read as the owner's own fact when the relative's noun names an attribute asked
+    about (``attribute_nouns``): "Omar's manager is Eng. Hamad Al-Busaidi" states who Omar's
+    manager is, as "Omar now reports to Eng. Rashid Al-Hinai" does."""
+    if whose is not None and whose.relation and whose.relation in attribute_nouns:
+        return Whose(whose.owner, "", whose.who)
+    return whose

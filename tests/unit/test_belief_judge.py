@@ -624,3 +624,13 @@ def test_a_new_rank_written_as_a_word_is_a_new_value(old: str, new: str) -> None
 )
 def test_a_second_thing_or_the_same_rank_again_keeps_both(old: str, new: str) -> None:
     assert not judge(read_statement(old), read_statement(new), 0.8).conflict
+
+
+def test_a_switch_of_one_thing_a_statement_holds_beside_a_state_leaves_the_statement() -> None:
+    old = read_statement("Marta has epilepsy and takes lamotrigine.")
+    new = read_statement("Marta's neurologist switched her from lamotrigine to levetiracetam.")
+    verdict = judge(old, new, 0.6)
+    assert not verdict.conflict  # the drug changed, the epilepsy did not
+    assert verdict.reason == "changes one of the things it says"
+    plain = read_statement("Marta takes lamotrigine.")
+    assert judge(plain, new, 0.7).conflict  # a statement of the drug alone is replaced

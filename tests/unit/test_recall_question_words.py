@@ -19,6 +19,13 @@ def test_words_of_the_time_of_asking_and_a_living_are_no_keywords() -> None:
     assert "living" in query_words("Where is Ahmet living?")
 
 
+def test_work_as_a_place_one_goes_to_is_no_keyword_for_the_job() -> None:
+    assert query_words("Kofi takes the bus to work.") == ["kofi", "takes", "bus"]
+    assert query_words("Kofi reads the news after work") == ["kofi", "reads", "news", "after"]
+    assert "work" in query_words("Kofi went to work for the council")  # the job
+    assert "work" in query_words("Where does Kofi work now?")
+
+
 @pytest.mark.parametrize(
     ("question", "read"),
     [
