@@ -67,6 +67,28 @@ TEXTS = {
 OCCURRED = {m: float(i) for i, m in enumerate(TEXTS)}
 
 
+def _follow(
+    question: str,
+    scores: dict[str, float],
+    texts: dict[str, str],
+    named: bool = False,
+    retired: dict[str, float] | None = None,
+) -> tuple[dict[str, float], set[str]]:
+    """later_first for ``question`` over ``texts`` written in their order, all of them related;
+    ``named``: with the names the question gives."""
+    return later_first(
+        scores,
+        texts,
+        {m: float(i) for i, m in enumerate(texts)},
+        asked_about(question),
+        0.2,
+        related=set(texts),
+        asked_attributes=attributes_asked(question),
+        names=names_in(question) if named else frozenset(),
+        retired=retired,
+    )
+
+
 def _order(question: str, scores: dict[str, float]) -> list[str]:
     adjusted, _ = later_first(
         scores,
@@ -92,17 +114,8 @@ def test_a_later_statement_of_who_fills_an_attribute_follows_the_owners_named_on
         "new": "Chiamaka reports to Mrs Bello since the reshuffle.",
         "sister": "Chiamaka's sister Ada reports to a new editor.",
     }
-    occurred = {m: float(i) for i, m in enumerate(texts)}
     question = "Who is Chiamaka's manager at the moment?"
-    adjusted, moved = later_first(
-        {"boss": 1.0, "cat": 0.6, "new": 0.5, "sister": 0.55},
-        texts,
-        occurred,
-        asked_about(question),
-        0.2,
-        related=set(texts),
-        asked_attributes=attributes_asked(question),
-    )
+    adjusted, moved = _follow(question, {"boss": 1.0, "cat": 0.6, "new": 0.5, "sister": 0.55}, texts)
     assert moved == {"new"}  # "X's manager is Y" states X's manager; the sister's is her own
     assert sorted(adjusted, key=lambda m: -adjusted[m])[:2] == ["new", "boss"]
 
@@ -123,15 +136,7 @@ def test_a_question_about_free_time_finds_the_activities_and_none_follows_anothe
     found = speaking_of(frozenset({"pastime"}), texts, related=set(texts))
     assert set(found) == {"choir", "football"}
     question = "What are Tomasz's hobbies these days?"
-    _, moved = later_first(
-        {"choir": 0.9, "allergy": 0.8, "football": 0.5},
-        texts,
-        {m: float(i) for i, m in enumerate(texts)},
-        asked_about(question),
-        0.2,
-        related=set(texts),
-        asked_attributes=attributes_asked(question),
-    )
+    _, moved = _follow(question, {"choir": 0.9, "allergy": 0.8, "football": 0.5}, texts)
     assert moved == set()  # a later pastime adds to the earlier one, it does not replace it
 
 
@@ -159,16 +164,7 @@ def test_a_later_memory_said_only_of_someone_the_question_does_not_name_does_not
         "moved": "Tomasz and Ola moved to Wrocław; Ola teaches there.",
     }
     question = "Where does Tomasz live now?"
-    adjusted, moved = later_first(
-        {"home": 1.0, "friend": 0.5, "moved": 0.4},
-        texts,
-        {m: float(i) for i, m in enumerate(texts)},
-        asked_about(question),
-        0.2,
-        related=set(texts),
-        asked_attributes=attributes_asked(question),
-        names=names_in(question),
-    )
+    adjusted, moved = _follow(question, {"home": 1.0, "friend": 0.5, "moved": 0.4}, texts, named=True)
     assert moved == {"moved"}
     assert max(adjusted, key=lambda m: adjusted[m]) == "moved"
 
@@ -182,22 +178,8 @@ def test_a_replaced_belief_on_the_attribute_asked_leads_to_the_latest_memory_on_
     }
     question = "What does Tomasz do for a living now?"
     scores = {"quit": 1.2, "dog": 1.1, "bakery": 0.9}
-    occurred = {m: float(i) for i, m in enumerate(texts)}
-    asked, attributes, names = asked_about(question), attributes_asked(question), names_in(question)
-    _, without = later_first(
-        scores, texts, occurred, asked, 0.2, set(texts), asked_attributes=attributes, names=names
-    )
-    adjusted, moved = later_first(
-        scores,
-        texts,
-        occurred,
-        asked,
-        0.2,
-        set(texts),
-        asked_attributes=attributes,
-        names=names,
-        retired={"bank": 1.3},
-    )
+    _, without = _follow(question, scores, texts, named=True)
+    adjusted, moved = _follow(question, scores, texts, named=True, retired={"bank": 1.3})
     assert "bakery" not in without
     assert moved == {"bakery"} and "bank" not in adjusted  # a replaced belief is never a result
     assert max(adjusted, key=lambda m: adjusted[m]) == "bakery"
@@ -210,15 +192,6 @@ def test_a_later_switch_from_what_the_earlier_memory_names_follows_it() -> None:
         "switch": "Marta's neurologist switched her from lamotrigine to levetiracetam.",
     }
     question = "Which epilepsy medicine is Marta on now?"
-    adjusted, moved = later_first(
-        {"drug": 1.0, "cat": 0.5, "switch": 0.7},
-        texts,
-        {m: float(i) for i, m in enumerate(texts)},
-        asked_about(question),
-        0.2,
-        related=set(texts),
-        asked_attributes=attributes_asked(question),
-        names=names_in(question),
-    )
+    adjusted, moved = _follow(question, {"drug": 1.0, "cat": 0.5, "switch": 0.7}, texts, named=True)
     assert moved == {"switch"}
     assert max(adjusted, key=lambda m: adjusted[m]) == "switch"
