@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from graphmem.beliefs.pair_reader import UPDATE, PairEncoder, pooled
+from graphmem.beliefs.pair_reader import UPDATE, PairEncoder, PairReader, pooled
 from graphmem.embedding.onnx_layers import LayerWeights
 
 WEIGHTS = Path(__file__).with_name("pair_tuned.npz")
@@ -90,13 +90,15 @@ class TunedPairReader:
         cosines: Sequence[float],
     ) -> NDArray[np.float64]:
         """Class probabilities (keep, update, same) from the tuned layer's output states."""
+        return self.head.classes(pooled(states, mask, types, cosines))
+
+    @cached_property
+    def head(self) -> PairReader:
+        """The head over the pooled states: the frozen reader's network, with this reader's weights."""
         w = self.weights
-        h = pooled(states, mask, types, cosines) @ w["hidden"].T + w["hidden_bias"]
-        logits = (gelu_tanh(h) @ w["out"].T + w["out_bias"]).astype(np.float64)
-        logits -= logits.max(axis=1, keepdims=True)
-        e = np.exp(logits)
-        probabilities: NDArray[np.float64] = e / e.sum(axis=1, keepdims=True)
-        return probabilities
+        return PairReader(
+            self.model_name, self.dimension, w["hidden"], w["hidden_bias"], w["out"], w["out_bias"]
+        )
 
 
 def transformer_layer(
@@ -141,14 +143,6 @@ def gelu_erf(x: NDArray[np.float32]) -> NDArray[np.float32]:
     poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
     erf = np.sign(x) * (1.0 - poly * np.exp(-z * z))
     result: NDArray[np.float32] = (0.5 * x * (1.0 + erf)).astype(np.float32)
-    return result
-
-
-def gelu_tanh(x: NDArray[np.float32]) -> NDArray[np.float32]:
-    """GELU in its tanh form (the head's)."""
-    result: NDArray[np.float32] = (0.5 * x * (1.0 + np.tanh(0.7978845608 * (x + 0.044715 * x**3)))).astype(
-        np.float32
-    )
     return result
 
 
