@@ -182,9 +182,9 @@ def _undated_words(doc: Any) -> set[str]:
 
 
 def _ordinals(doc: Any) -> set[float]:
-    """The ordinals written as words that rank a noun ("a first-year student", "in the second year",
-    "my third car"): alpha2digit leaves "first" and "second" as words, rightly where they are no
-    rank ("first, ...", "a second opinion" counts nothing) -- here they modify the noun they rank."""
+    """The ordinals written as words that modify a noun ("a first-year student", "in the second
+    year", "my third car"): alpha2digit leaves "first" and "second" as words, which are no number
+    where they modify nothing ("First, ..."); every one that modifies a noun counts here."""
     found: set[float] = set()
     for t in doc:
         if t.pos_ == "ADJ" and t.dep_ == "amod" and t.is_alpha:

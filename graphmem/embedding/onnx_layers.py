@@ -91,10 +91,9 @@ def graph_with_layer(path: Path, layer: int, weights: Mapping[str, NDArray[np.fl
     matmuls = [n for n in graph.node if n.op_type == "MatMul" and n.input[1] + "_q" in quantised]
     if len(matmuls) != _LAYERS * len(PROJECTIONS):
         raise EmbeddingError(f"{path} is not the int8 MiniLM export: {len(matmuls)} int8 projections")
-    replaced = {
-        n.input[1]: weights[key]
-        for n, key in zip(matmuls[layer * 6 : layer * 6 + 6], PROJECTIONS, strict=True)
-    }
+    per_layer = len(PROJECTIONS)
+    own = matmuls[layer * per_layer : (layer + 1) * per_layer]
+    replaced = {n.input[1]: weights[key] for n, key in zip(own, PROJECTIONS, strict=True)}
     prefix = f"inner.encoder.layer.{layer}."
     replaced.update({prefix + name: weights[key] for key, name in LAYER_PARAMETERS.items()})
     dequantising = {n.name for n in graph.node if n.output and n.output[0] in replaced}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -262,10 +262,8 @@ class OnnxMiniLMEmbedder:
         with self._lock:
             kept = self._tuned_session
             if kept is None or kept[0] is not tuned:
-                model_path, _ = self._resolve_model()  # load() checked its sha256
-                threads = self._threads or default_threads()
-                graph = graph_with_layer(model_path, tuned.layer, tuned.weights)
-                kept = self._tuned_session = (tuned, _open_session(graph, threads))
+                session = self._session_of(lambda path: graph_with_layer(path, tuned.layer, tuned.weights))
+                kept = self._tuned_session = (tuned, session)
         return kept[1]
 
     def _below(self, layer: int) -> tuple[Any, str]:
@@ -273,11 +271,14 @@ class OnnxMiniLMEmbedder:
         with self._lock:
             session = self._layer_sessions.get(layer)
             if session is None:
-                model_path, _ = self._resolve_model()  # load() checked its sha256
-                threads = self._threads or default_threads()
-                session = _open_session(graph_below_layer(model_path, layer), threads)
+                session = self._session_of(lambda path: graph_below_layer(path, layer))
                 self._layer_sessions[layer] = session
         return session, "hidden_state"
+
+    def _session_of(self, graph: Callable[[Path], bytes]) -> Any:
+        """A session of the graph ``graph`` makes from the model file (load() checked its sha256)."""
+        model_path, _ = self._resolve_model()
+        return _open_session(graph(model_path), self._threads or default_threads())
 
     def _resolve_model(self) -> tuple[Path, str | None]:
         if self._model_path is not None:
