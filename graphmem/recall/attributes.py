@@ -145,13 +145,15 @@ def said_of_others(memory: str, asked: Whose | None, names: frozenset[str]) -> b
     """Whether every clause of ``memory`` (split at semicolons) has for its subject someone that a
     question about a person's own fact does not name (``names``: :func:`names_in`): "Thandeka sold
     the salon and moved to Johannesburg" says nothing of where Nomvula lives now."""
-    if asked is None or asked.relation or not names:
+    return all(_of_someone_unnamed(stated_of(clause), asked, names) for clause in _CLAUSES.split(memory))
+
+
+def _of_someone_unnamed(stated: Whose | None, asked: Whose | None, names: frozenset[str]) -> bool:
+    """Whether a clause stating the fact of ``stated`` is said of someone that a question about
+    ``asked``'s own fact does not name (``names``); a capital word that names no one is no one."""
+    if asked is None or asked.relation or not names or stated is None:
         return False
-    for clause in _CLAUSES.split(memory):
-        stated = stated_of(clause)
-        if stated is None or stated.owner in NO_NAMES or stated.owner in names:
-            return False
-    return True
+    return stated.owner not in NO_NAMES and stated.owner not in names
 
 
 def attributes_said_of(
@@ -167,10 +169,10 @@ def attributes_said_of(
     found: set[str] = set()
     for clause in _CLAUSES.split(memory):
         stated = stated_of(clause)
+        if _of_someone_unnamed(stated, asked, names):
+            continue
         if stated is not None and stated.owner in NO_NAMES:
             stated = None
-        if stated is not None and names and not asked.relation and stated.owner not in names:
-            continue
         if of_the_one_asked(asked, stated, nouns):
             found |= attributes_of(clause)
     return frozenset(found)

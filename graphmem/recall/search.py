@@ -292,17 +292,17 @@ class Recaller:
                         others.add(m)
                         reasons.setdefault(m, []).append("about someone else than asked")
             # A memory speaking of the attribute asked about (where someone lives, works...).
-            attributes = attributes_asked(query.query)
+            attributes, names = attributes_asked(query.query), names_in(query.query)
             texts = {**pool_texts, **fresh}
             if s.ranking.attribute:
                 related = {m for m, r in base.items() if r >= LOW_SIMILARITY and m not in others}
-                nouns, names = owners_nouns(asked, attributes), names_in(query.query)
+                nouns = owners_nouns(asked, attributes)
                 for m in speaking_of(attributes, texts, related, asked, nouns, names):
                     base[m] += s.ranking.attribute
                     reasons.setdefault(m, []).append("speaks of what is asked about")
             # Asked how things stand now, the later of two statements on one thing first.
             now = current_only and s.ranking.follower_share > 0 and asks_how_things_stand(query.query)
-            latest = (texts, asked, attributes, names_in(query.query)) if now else None
+            latest = (texts, asked, attributes, names) if now else None
             ranked = self._rank(
                 vector,
                 fulltext,
