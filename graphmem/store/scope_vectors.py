@@ -20,6 +20,7 @@ import numpy as np
 from graphmem.store.executor import Row, Transaction
 from graphmem.store.fulltext import keyword_params
 from graphmem.store.search import (
+    RECORD_TIMES,
     Candidate,
     Expansion,
     Facts,
@@ -89,9 +90,14 @@ RECORD_COLUMNS = (
     "access_count",
     "pinned",
 )
+# Each of a record's times comes as three values of the row (not a list each: decoding those
+# lists cost the client about half of what the detail rows cost), in the order
+# store/search.py names the times (RECORD_TIMES).
+TIME_PARTS = ("seconds", "nanosecond", "offset")
+TIME_COLUMNS = tuple(f"{time}_{part}" for time in RECORD_TIMES for part in TIME_PARTS)
 DETAIL_COLUMNS = (
     *RECORD_COLUMNS,
-    "times",
+    *TIME_COLUMNS,
     "extractive",
     "spaced",
     "priority",
@@ -123,13 +129,29 @@ CANDIDATE_COLUMNS = (
 
 
 _AT = {name: i for i, name in enumerate(DETAIL_COLUMNS)}
+_TIMES_AT = _AT[TIME_COLUMNS[0]]
+_AFTER_RECORD = DETAIL_COLUMNS[_TIMES_AT + len(TIME_COLUMNS) :]
+_OCCURRED = _AT["occurred_at_seconds"]
+_ACCESSED = _AT["last_accessed_at_seconds"]
+
+
+def detail_times(values: list[Any]) -> list[list[int] | None]:
+    """The times of a detail row (a list in :data:`DETAIL_COLUMNS` order) as search/recall_details
+    sends them: [epoch seconds, nanosecond, offset] each, None for a time not set."""
+    parts = len(TIME_PARTS)
+    return [
+        None if values[at] is None else values[at : at + parts]
+        for at in range(_TIMES_AT, _TIMES_AT + len(TIME_COLUMNS), parts)
+    ]
 
 
 def detail_row(values: list[Any]) -> Row:
     """A detail row of search/cached_recall_expand (a list in :data:`DETAIL_COLUMNS` order) in
-    the shape search/recall_details returns: the record's values as ``memory``, the rest beside it."""
-    row: Row = dict(zip(DETAIL_COLUMNS[_RECORD:], values[_RECORD:], strict=True))
+    the shape search/recall_details returns: the record's values as ``memory``, its times as
+    ``times``, the rest beside them."""
+    row: Row = {name: values[_AT[name]] for name in _AFTER_RECORD}
     row["memory"] = dict(zip(RECORD_COLUMNS, values[:_RECORD], strict=True))
+    row["times"] = detail_times(values)
     return row
 
 
@@ -138,9 +160,8 @@ def detail_facts(values: list[Any]) -> Facts:
     :data:`DETAIL_COLUMNS` order): what :func:`graphmem.store.search.facts_of` gives of a
     candidate row of the same memory, read from the list itself (recall needs the facts of every
     memory of the pool, and the records of a few)."""
-    times = values[_AT["times"]]
-    occurred = times[1][0] if times[1] is not None else None
-    accessed = times[2][0] if times[2] is not None else occurred
+    occurred = values[_OCCURRED]
+    accessed = values[_ACCESSED] if values[_ACCESSED] is not None else occurred
     return ranking_facts(
         values[_AT["importance"]],
         values[_AT["strength"]],
@@ -173,7 +194,9 @@ class DetailRow(dict[str, Any]):
         if key == "memory":
             value: Any = dict(zip(RECORD_COLUMNS, self._values[:_RECORD], strict=True))
             value["text"] = self._text
-        elif key in _AT and _AT[key] >= _RECORD:
+        elif key == "times":
+            value = detail_times(self._values)
+        elif key in _AFTER_RECORD:
             value = self._values[_AT[key]]
         else:
             raise KeyError(key)

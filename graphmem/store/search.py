@@ -218,7 +218,8 @@ def ranking_facts(
     )
 
 
-_TIMES = ("created_at", "occurred_at", "last_accessed_at", "updated_at")
+# A record's times, in the order the detail rows send them.
+RECORD_TIMES = ("created_at", "occurred_at", "last_accessed_at", "updated_at")
 
 
 def instant(parts: list[int] | None) -> datetime | None:
@@ -231,7 +232,7 @@ def instant(parts: list[int] | None) -> datetime | None:
 
 
 def _times(values: list[list[int] | None]) -> dict[str, datetime | None]:
-    return {name: instant(v) for name, v in zip(_TIMES, values, strict=True)}
+    return {name: instant(v) for name, v in zip(RECORD_TIMES, values, strict=True)}
 
 
 def _record(memory: dict[str, Any], times: list[list[int] | None]) -> MemoryRecord:

@@ -10,8 +10,16 @@ import numpy as np
 import pytest
 
 from graphmem.recall.vector_cache import Opened, Subtree, VectorCache, first_check
-from graphmem.store.scope_vectors import DETAIL_COLUMNS, DetailRows, ScopeRows, detail_facts, detail_row
-from graphmem.store.search import facts_of, instant
+from graphmem.store.scope_vectors import (
+    DETAIL_COLUMNS,
+    TIME_PARTS,
+    DetailRows,
+    ScopeRows,
+    detail_facts,
+    detail_row,
+    detail_times,
+)
+from graphmem.store.search import RECORD_TIMES, facts_of, instant
 
 
 def rows(ids: list[str], scope: str, vectors: list[list[float]]) -> ScopeRows:
@@ -104,8 +112,11 @@ def test_a_neighbour_s_cosine_and_text_come_from_the_cache_or_not_at_all() -> No
 
 
 def _detail(memory: dict[str, Any], times: list[Any], extra: dict[str, Any]) -> list[Any]:
-    """A detail row as the check sends it: a list in DETAIL_COLUMNS order."""
-    known = {**memory, "times": times, **extra}
+    """A detail row as the check sends it: a list in DETAIL_COLUMNS order (each time as three
+    values of the row)."""
+    known = {**memory, **extra}
+    for time, parts in zip(RECORD_TIMES, times, strict=True):
+        known |= dict(zip([f"{time}_{part}" for part in TIME_PARTS], parts or [None] * 3, strict=True))
     return [known.get(name) for name in DETAIL_COLUMNS]
 
 
@@ -115,7 +126,9 @@ def test_a_detail_row_gives_the_ranking_facts_a_candidate_row_gives() -> None:
     memory |= {"pinned": True, "status": "superseded"}
     extra = {"spaced": 3, "priority": 0.25, "fade": 0.5, "faded_at": 1_700_200_000}
     candidate = {**memory, **extra, "occurred": occurred[0], "accessed": accessed[0]}
-    assert detail_facts(_detail(memory, [None, occurred, accessed, None], extra)) == facts_of(candidate)
+    values = _detail(memory, [None, occurred, accessed, None], extra)
+    assert detail_facts(values) == facts_of(candidate)
+    assert detail_times(values) == [None, occurred, accessed, None]  # as search/recall_details sends them
     # never accessed, no categories, importance unset, never faded: the same defaults
     bare = {**memory, "importance": None, "categories": [], "pinned": False}
     plain = {"spaced": 0, "priority": 0.0, "fade": 1.0, "faded_at": None}
