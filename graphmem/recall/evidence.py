@@ -5,7 +5,7 @@ leads to (the seeds, the pool whose records are read, the candidates read in the
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
 from graphmem.recall.episode_context import context_cosine
@@ -59,7 +59,7 @@ def in_context(
     return {
         m: e
         if m not in around
-        else replace(e, context=context_cosine(e.cosine, around[m]), context_keyword=shares.get(m, 0.0))
+        else e._replace(context=context_cosine(e.cosine, around[m]), context_keyword=shares.get(m, 0.0))
         for m, e in evidence.items()
     }
 

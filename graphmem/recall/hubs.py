@@ -18,7 +18,6 @@ that it answers, as a word every candidate shares does for the keyword shares
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 from graphmem.recall.ranking import Evidence
 
@@ -37,7 +36,7 @@ def centred(
     for memory_id in known:
         shift = weight * (centrality[memory_id] - mean)
         e = evidence[memory_id]
-        out[memory_id] = replace(
-            e, cosine=e.cosine - shift, context=e.context - shift if e.context else e.context
+        out[memory_id] = e._replace(
+            cosine=e.cosine - shift, context=e.context - shift if e.context else e.context
         )
     return out
