@@ -38,7 +38,7 @@ from graphmem.clock import SystemClock
 from graphmem.config import Settings
 from graphmem.connect import Neo4jTarget, open_memory
 from graphmem.consolidate.settings import ConsolidationSettings
-from graphmem.consolidate.topics import TopicWeights
+from graphmem.consolidate.topic_weights import TopicWeights
 from graphmem.embedding.base import Embedder
 from graphmem.embedding.factory import create_embedder
 from graphmem.memory import Memory
