@@ -1,8 +1,8 @@
 """The candidate pairs of C1's similarity graph and what ties each (cosine, nearness by rank, shared
-rare entities and words, NEXT, time), as docs/topics.md sets out:
+rare entities, words and phrases, NEXT, time), as docs/topics.md sets out:
 
-    similarity = (cosine + near · nearness
-                  + entity · Σ rarity(shared entity) + words · Σ rarity(shared word) + next · NEXT)
+    similarity = (cosine + near · nearness + entity · Σ rarity(shared entity)
+                  + words · Σ rarity(shared word) + phrases · Σ rarity(shared phrase) + next · NEXT)
                  · (1 + time · exp(-|Δt| · rate / time_memories))
 """
 
@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 from graphmem.consolidate.closeness import DAY, daily_rate, pair_cosines
 from graphmem.consolidate.priced import both_priced
-from graphmem.consolidate.shared_keys import content_words, function_words_of, shared_pairs
+from graphmem.consolidate.shared_keys import content_words, function_words_of, phrases_of, shared_pairs
 from graphmem.consolidate.topic_weights import TopicWeights
 from graphmem.store.consolidation import Neighbours, TopicSignals
 
@@ -136,19 +136,28 @@ def _shared_words(
     signals: TopicSignals, nodes: Sequence[str], w: TopicWeights
 ) -> tuple[dict[tuple[str, str], float], dict[str, tuple[int, list[str]]]]:
     """Σ rarity of the content words each pair shares (a word of the stop list at
-    ``w.function_word_weight`` of its rarity, where ``w.function_words`` counts them at all), and
-    each word's holders (see ``shared_pairs``)."""
+    ``w.function_word_weight`` of its rarity, where ``w.function_words`` counts them at all; a
+    shared phrase at ``w.phrases / w.words`` of its rarity, so that it adds ``w.phrases`` once
+    weighed by ``w.words``), and each word's and phrase's holders (see ``shared_pairs``)."""
     if not w.words:
         return {}, {}
     plain = content_words(signals, nodes, w.owner, function_words=False)
     worded, holders = shared_pairs(plain, {}, signals.scopes, nodes, w.entity_max_share, w.words_max_mentions)
+    out = defaultdict(float, worded)
+    if w.phrases:
+        paired = phrases_of(signals, nodes, w.owner)
+        tied, phrase_holders = shared_pairs(
+            paired, {}, signals.scopes, nodes, w.entity_max_share, w.words_max_mentions
+        )
+        for pair, weight in tied.items():
+            out[pair] += w.phrases / w.words * weight
+        holders = {**holders, **phrase_holders}
     if not w.function_words or not w.function_word_weight:
-        return worded, holders
+        return dict(out), holders
     function = function_words_of(signals, nodes, w.owner)
     tied, function_holders = shared_pairs(
         function, {}, signals.scopes, nodes, w.entity_max_share, w.words_max_mentions
     )
-    out = defaultdict(float, worded)
     for pair, weight in tied.items():
         out[pair] += w.function_word_weight * weight
     return dict(out), {**holders, **function_holders}

@@ -18,6 +18,15 @@ class TopicWeights:
     near: float = 0.45  # bonus of two memories each other's nearest by vector (less by rank)
     entity: float = 0.2  # weight of a shared entity of full rarity
     words: float = 0.1  # weight of a shared content word (stemmed) of full rarity
+    # weight of a shared phrase (two content words side by side: 'book club', 'food bank') of full
+    # rarity, on top of its two words' own: a word alone may be another thread's ('Booked the
+    # function room' beside a book club's 'book'), a phrase seldom is (graphmem.consolidate.shared_keys
+    # .phrases; 0: none). Session 34, offline (bench.topic_variants): the five dev halves 56 of 68 both,
+    # mean purity 0.963 -> 0.966 (topics 0.967 -> 0.982: the book club without the birthday's room);
+    # mixed 12-thread dev scopes, seeds 7-11, coverage 0.694 / 0.683 / 0.695 / 0.714 / 0.708 -> 0.694 /
+    # 0.686 / 0.708 / 0.717 / 0.708, purity 0.899 / 0.896 / 0.904 / 0.908 / 0.904 -> 0.900 / 0.897 /
+    # 0.903 / 0.910 / 0.907; 0.4 covers more on seed 7 and less on seed 11, 0.1 / 0.2 less on seed 7
+    phrases: float = 0.3
     words_max_mentions: int = 20  # a word in more memories than this ties nothing (pairs: its square)
     function_words: bool = True  # the first pass's words include spaCy's English stop list's
     # ... each at this share of a content word's weight: 'her', 'want', 'say', 'week' in a scope of a
