@@ -38,7 +38,7 @@ from graphmem.clock import SystemClock
 from graphmem.config import Settings
 from graphmem.connect import Neo4jTarget, open_memory
 from graphmem.consolidate.settings import ConsolidationSettings
-from graphmem.consolidate.topics import TopicWeights
+from graphmem.consolidate.topic_weights import TopicWeights
 from graphmem.embedding.base import Embedder
 from graphmem.embedding.factory import create_embedder
 from graphmem.memory import Memory
@@ -383,6 +383,11 @@ def main() -> None:
         help="time the nightly run without C1's reading of whom 'he' and 'she' mean too "
         "(TopicWeights.referents 0), beside it",
     )
+    parser.add_argument(
+        "--phrases-before-after",
+        action="store_true",
+        help="time the nightly run without C1's shared phrases too (TopicWeights.phrases 0), beside them",
+    )
     args = parser.parse_args()
     embedder = create_embedder("onnx")
     if not args.skip_planted:
@@ -414,6 +419,9 @@ def main() -> None:
         if args.referents_before_after:  # as before session 33: pronouns tie nothing
             unread = ConsolidationSettings(topics=replace(TopicWeights(), referents=0))
             variants = {"no_referents": unread, **variants}
+        if args.phrases_before_after:  # as before session 34: two words side by side tie as two words
+            apart = ConsolidationSettings(topics=replace(TopicWeights(), phrases=0.0))
+            variants = {"no_phrases": apart, **variants}
         scale(embedder, sizes, args.per_scope, variants)
 
 

@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 
 from bench.topic_eval import SETS, SHARE, load_half
 from bench.topic_subsets import clusters_of, mean
-from graphmem.consolidate.topics import TopicWeights
+from graphmem.consolidate.topic_weights import TopicWeights
 
 
 def _at(row: dict[str, Any]) -> datetime:

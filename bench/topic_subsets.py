@@ -33,7 +33,8 @@ from numpy.typing import NDArray
 from bench.topic_eval import SETS, load_half, score
 from graphmem.consolidate.neighbourhood import exact_knn
 from graphmem.consolidate.settings import ConsolidationSettings
-from graphmem.consolidate.topics import TopicWeights, topic_clusters
+from graphmem.consolidate.topic_weights import TopicWeights
+from graphmem.consolidate.topics import topic_clusters
 from graphmem.embedding.factory import create_embedder
 from graphmem.entities.extract import extract_entities
 from graphmem.entities.names import entity_key

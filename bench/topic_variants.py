@@ -31,7 +31,7 @@ from bench.topic_mixed import mixed, pooled
 from bench.topic_signals import misses
 from bench.topic_subsets import clusters_of
 from graphmem.consolidate.settings import ConsolidationSettings
-from graphmem.consolidate.topics import TopicWeights
+from graphmem.consolidate.topic_weights import TopicWeights
 
 
 def vectors_of(texts: Sequence[str]) -> dict[str, NDArray[np.float32]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from graphmem.consolidate.topics import TopicWeights
+from graphmem.consolidate.topic_weights import TopicWeights
 
 # D4: archive thresholds in days per category; a memory with several categories keeps the longest.
 DEFAULT_TTL_DAYS: dict[str, float] = {

@@ -15,7 +15,7 @@ from functools import lru_cache
 from spacy.lang.en.stop_words import STOP_WORDS
 
 from graphmem.recall.keywords import ANALYSED_TEXTS, analyse
-from graphmem.recall.lucene import query_words
+from graphmem.recall.lucene import query_words, tokens, word_of
 from graphmem.stemming import stem
 from graphmem.store.consolidation import TopicSignals
 
@@ -107,3 +107,34 @@ def topic_words(text: str) -> tuple[str, ...]:
     and tied a stray to a pair of another thread ('Started writing three pages every morning' to a
     physio's 'three sets twice a day')."""
     return tuple(stem(w) for w in query_words(text, unique=False) if w not in STOP_WORDS)
+
+
+def phrases_of(
+    signals: TopicSignals, nodes: Sequence[str], owner: Iterable[str] = ()
+) -> dict[str, tuple[str, ...]]:
+    """Each node's phrases: two content words written side by side ('food bank', 'incremental
+    refresh', 'kitchen scales'), stemmed and keyed by scope as ``content_words`` keys words,
+    without the names of the memories' owner. Two memories sharing a phrase share more than its
+    two words do apart: a word on its own may be another thread's ('bank', 'refresh')."""
+    left_out = {word for name in owner for word in analyse(name)}
+    out: dict[str, tuple[str, ...]] = {}
+    for node in nodes:
+        text = signals.texts.get(node)
+        if text:
+            scope = signals.scopes.get(node, "")
+            out[node] = tuple(f"{scope}\x1f{a} {b}" for a, b in set(phrases(text)) if not {a, b} & left_out)
+    return out
+
+
+@lru_cache(maxsize=ANALYSED_TEXTS)
+def phrases(text: str) -> tuple[tuple[str, str], ...]:
+    """The stemmed pairs of adjacent tokens of ``text`` that are both content words (neither in
+    spaCy's English stop list nor the search's), in order."""
+    stems = [_content_stem(t) for t in tokens(text)]
+    return tuple((a, b) for a, b in itertools.pairwise(stems) if a and b)
+
+
+def _content_stem(token: str) -> str | None:
+    """The stem of a token that is a content word, else None."""
+    word = word_of(token)
+    return None if word is None or word in STOP_WORDS else stem(word)

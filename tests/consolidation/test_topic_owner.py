@@ -12,7 +12,7 @@ from pathlib import Path
 import neo4j
 
 from graphmem.consolidate.settings import ConsolidationSettings
-from graphmem.consolidate.topics import TopicWeights
+from graphmem.consolidate.topic_weights import TopicWeights
 from tests.consolidation.conftest import cypher
 
 # four threads the agent wrote in the first person and seven profile facts, five of which name the

@@ -9,7 +9,7 @@ import neo4j
 
 from graphmem.consolidate.priced import states_money
 from graphmem.consolidate.settings import ConsolidationSettings
-from graphmem.consolidate.topics import TopicWeights
+from graphmem.consolidate.topic_weights import TopicWeights
 from tests.consolidation.conftest import cypher
 from tests.consolidation.threads import SOURCES, topics_of
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import neo4j
 
 from graphmem.consolidate.settings import ConsolidationSettings
-from graphmem.consolidate.topics import TopicWeights
+from graphmem.consolidate.topic_weights import TopicWeights
 from tests.consolidation.conftest import cypher
 from tests.consolidation.threads import SOURCES, topics_of
 

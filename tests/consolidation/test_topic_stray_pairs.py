@@ -7,7 +7,7 @@ from dataclasses import replace
 import neo4j
 
 from graphmem.consolidate.settings import ConsolidationSettings
-from graphmem.consolidate.topics import TopicWeights
+from graphmem.consolidate.topic_weights import TopicWeights
 from tests.consolidation.conftest import cypher
 from tests.consolidation.threads import DIVING, EXAM, SOURCES, topics_of
 

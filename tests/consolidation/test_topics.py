@@ -12,7 +12,7 @@ import numpy as np
 from graphmem.consolidate.clustering import density_clusters
 from graphmem.consolidate.neighbourhood import exact_knn
 from graphmem.consolidate.settings import ConsolidationSettings
-from graphmem.consolidate.topics import TopicWeights
+from graphmem.consolidate.topic_weights import TopicWeights
 from graphmem.memory import Memory
 from tests.consolidation.conftest import cypher
 

@@ -252,7 +252,8 @@ def test_faded_sources_lose_strength_faster_from_then_on() -> None:
 
 
 def test_topics_come_from_rare_shared_entities_not_from_common_ones_or_from_time_alone() -> None:
-    from graphmem.consolidate.topics import TopicWeights, topic_clusters
+    from graphmem.consolidate.topic_weights import TopicWeights
+    from graphmem.consolidate.topics import topic_clusters
     from graphmem.store.consolidation import TopicSignals
 
     dog, boat, noise = ["d1", "d2", "d3", "d4"], ["b1", "b2", "b3", "b4"], ["n1", "n2"]
@@ -277,7 +278,8 @@ def test_topics_come_from_rare_shared_entities_not_from_common_ones_or_from_time
 
 
 def test_topics_come_from_rare_shared_words_when_no_entity_was_extracted() -> None:
-    from graphmem.consolidate.topics import TopicWeights, topic_clusters
+    from graphmem.consolidate.topic_weights import TopicWeights
+    from graphmem.consolidate.topics import topic_clusters
 
     texts = {
         "k1": "User started a pottery course on Tuesday evenings.",
@@ -313,7 +315,8 @@ def test_decay_pass_counts_from_the_last_use_and_is_the_same_all_day() -> None:
 
 
 def test_time_apart_counts_in_the_scope_s_memories_not_in_days() -> None:
-    from graphmem.consolidate.topics import TopicWeights, topic_similarities
+    from graphmem.consolidate.pair_signals import topic_similarities
+    from graphmem.consolidate.topic_weights import TopicWeights
     from graphmem.store.consolidation import TopicSignals
 
     def boost_of_first_and_last(days_between: float) -> float:
@@ -335,7 +338,8 @@ def test_time_apart_counts_in_the_scope_s_memories_not_in_days() -> None:
 
 
 def test_a_topic_whose_members_share_their_ties_is_found_whole_and_strays_stay_out() -> None:
-    from graphmem.consolidate.topics import TopicWeights, topic_clusters
+    from graphmem.consolidate.topic_weights import TopicWeights
+    from graphmem.consolidate.topics import topic_clusters
     from graphmem.store.consolidation import TopicSignals
 
     # Six episodes of one topic: each of the first three is tied to each of the last three (the
@@ -376,7 +380,8 @@ def test_shared_ties_are_high_inside_a_group_and_low_across_a_lone_bridge() -> N
 
 
 def test_memories_phrased_alike_that_share_nothing_else_are_no_topic() -> None:
-    from graphmem.consolidate.topics import TopicWeights, topic_clusters
+    from graphmem.consolidate.topic_weights import TopicWeights
+    from graphmem.consolidate.topics import topic_clusters
 
     texts = {
         "p1": "User dislikes coriander.",
@@ -461,7 +466,8 @@ def test_two_episodes_of_another_thread_are_split_off_a_topic_and_left_out() -> 
 
 
 def test_a_key_many_memories_share_does_not_make_profile_facts_a_topic() -> None:
-    from graphmem.consolidate.topics import TopicWeights, topic_clusters
+    from graphmem.consolidate.topic_weights import TopicWeights
+    from graphmem.consolidate.topics import topic_clusters
     from graphmem.store.consolidation import TopicSignals
 
     # 40 memories; 'user' is in 7 (under the share that would make it tie nothing): three profile
@@ -509,7 +515,8 @@ def test_times_read_as_epoch_numbers_are_the_instants_the_driver_gives() -> None
 
 def test_a_word_of_no_topic_ties_nothing_where_function_words_are_left_out() -> None:
     from graphmem.consolidate.shared_keys import topic_words
-    from graphmem.consolidate.topics import TopicWeights, topic_clusters
+    from graphmem.consolidate.topic_weights import TopicWeights
+    from graphmem.consolidate.topics import topic_clusters
 
     texts = {
         "k1": "User started a pottery course on Tuesday evenings.",
@@ -541,7 +548,8 @@ def test_a_word_of_no_topic_ties_nothing_where_function_words_are_left_out() -> 
 
 
 def test_a_word_of_the_stop_list_ties_a_pair_at_a_share_of_a_content_words_weight() -> None:
-    from graphmem.consolidate.topics import TopicWeights, topic_similarities
+    from graphmem.consolidate.pair_signals import topic_similarities
+    from graphmem.consolidate.topic_weights import TopicWeights
 
     texts = {
         "k1": "User started a pottery course on Tuesday evenings.",

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from graphmem.consolidate.topics import PairSignals, TopicWeights, nearest, topic_nodes
+from graphmem.consolidate.pair_signals import PairSignals
+from graphmem.consolidate.topic_weights import TopicWeights
+from graphmem.consolidate.topics import nearest, topic_nodes
 
 
 def test_the_first_pass_takes_each_memorys_nearest_of_the_wider_list_read() -> None:
