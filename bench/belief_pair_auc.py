@@ -2,12 +2,12 @@
 the belief scenario sets' dev halves, in process (no database): every two steps of a dev scenario,
 the older in time first, labelled an update where the scenario wants the older superseded and the
 newer not. Prints the AUC of update-vs-rest and update-vs-same-or-restated (``merge_ok``) for the
-pair head (beliefs/pair_head.py), the frozen reader (pair_reader.py), a tuned reader
-(pair_tuned.py; ``--weights`` for another weight file than the shipped one) and the means of the
-head with each reader, as the belief check takes them, then p(update) of each reader on a few
+pair head (beliefs/pair_head.py), the frozen reader (pair_reader.py), tuned readers
+(pair_tuned.py; ``--weights``, once per weight file, for others than the shipped one) and the means
+of the head with each reader, as the belief check takes them, then p(update) of each reader on a few
 plain value swaps and restatements written for this probe (none from an evaluation set).
 
-    python -m bench.belief_pair_auc [--weights graphmem/beliefs/pair_tuned.npz] [--label name]
+    python -m bench.belief_pair_auc [--weights graphmem/beliefs/pair_tuned.npz ...]
 """
 
 from __future__ import annotations
@@ -80,29 +80,31 @@ def read(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--weights", type=Path, default=WEIGHTS, help="the tuned reader's weight file")
-    parser.add_argument("--label", default="", help="a name for the tuned reader in the output")
+    parser.add_argument("--weights", type=Path, action="append", help="a tuned reader's weight file")
     args = parser.parse_args()
+    files: list[Path] = args.weights or [WEIGHTS]
     embedder = OnnxMiniLMEmbedder()
     head, frozen = shipped_head(), shipped_reader()
     assert head is not None and frozen is not None
-    tuned = tuned_reader_from(args.weights)
     pairs = dev_pairs()
     texts = [(p["old"], p["new"]) for p in pairs]
     labels = np.asarray([p["label"] for p in pairs])
     old = np.asarray(embedder.embed([a for a, _ in texts]), np.float64)
     new = np.asarray(embedder.embed([b for _, b in texts]), np.float64)
     scores = {"head": head.update_probability(old, new), "frozen": read(frozen, embedder, texts)}
-    scores["tuned"] = read(tuned, embedder, texts)
-    scores["mean_head_frozen"] = (scores["head"] + scores["frozen"]) / 2
-    scores["mean_head_tuned"] = (scores["head"] + scores["tuned"]) / 2
+    readers: dict[str, PairReading] = {"frozen": frozen}
+    readers.update({f"tuned:{path.name}": tuned_reader_from(path) for path in files})
+    scores.update(
+        {name: read(reader, embedder, texts) for name, reader in readers.items() if name != "frozen"}
+    )
+    for name in readers:
+        scores[f"mean_head_{name}"] = (scores["head"] + scores[name]) / 2
     update, same = labels == "update", labels == "same"
     vs_same = update | same
     print(
         json.dumps(
             {
                 "what": f"pair AUC update-vs-rest, {len(pairs)} dev scenario pairs, {update.sum()} updates",
-                "tuned_weights": args.label or str(args.weights),
                 **{k: auc(v, update) for k, v in scores.items()},
                 "update_vs_same": {k: auc(v[vs_same], update[vs_same]) for k, v in scores.items()},
             }
@@ -110,13 +112,13 @@ def main() -> None:
     )
     probe = [(a, b) for a, b, _ in PROBES]
     wanted = np.asarray([u for _, _, u in PROBES])
-    for name, reader in (("frozen", frozen), ("tuned", tuned)):
+    for name, reader in readers.items():
         p = read(reader, embedder, probe)
         print(
             json.dumps(
                 {
                     "what": "p(update) on the probe pairs (6 value swaps, 6 restatements or other subjects)",
-                    "reader": name if name == "frozen" else args.label or name,
+                    "reader": name,
                     "swaps": [round(float(x), 3) for x in p[wanted]],
                     "others": [round(float(x), 3) for x in p[~wanted]],
                     "right_at_0.5": int(((p >= 0.5) == wanted).sum()),

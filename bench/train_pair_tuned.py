@@ -233,7 +233,7 @@ def fit(args: argparse.Namespace) -> None:
             loss.backward()
             optimiser.step()
             schedule.step()
-            total += float(loss)
+            total += float(loss.detach())
         took = round(time.time() - started)
         print(json.dumps({"epoch": epoch, "loss": round(total / len(batches), 4), "s": took}), flush=True)
     net.eval()
