@@ -38,6 +38,7 @@ LABELS = {"keep": 0, "update": 1, "same": 2}
 LAYER = 5  # all-MiniLM-L6-v2's top layer (0-based)
 HIDDEN = 128
 CACHE = Path("/tmp/graphmem-pair-tuned.npz")
+TRAIN = Path(__file__).parent / "train"
 
 
 def layer_weights(model_path: Path, layer: int) -> dict[str, NDArray[np.float32]]:
@@ -98,6 +99,33 @@ def states(parts: str, cache: Path) -> None:
     print(json.dumps({**meta, "pairs": len(pairs), "tokens": int(sum(lengths)), "cache": str(cache)}))
 
 
+def part_of_rows(parts: str, folder: Path = TRAIN) -> list[str]:
+    """The part letter of each training pair, in the order ``states`` read them (files in name order)."""
+    letters = []
+    for path in sorted(folder.glob("belief_pairs_*.jsonl")):
+        letter = path.name.removeprefix("belief_pairs_")[:1]
+        if letter in parts:
+            letters += [letter] * sum(1 for line in path.read_text().splitlines() if line.strip())
+    return letters
+
+
+def epoch_batches(
+    focus: NDArray[np.bool_], replay: float, lengths: NDArray[np.int32], size: int, rng: np.random.Generator
+) -> list[list[int]]:
+    """One epoch's batches: every focus row and a ``replay`` share of the others, shuffled, then
+    sorted by length within windows of 16 batches (less padding) and the batches shuffled again."""
+    rows = np.flatnonzero(focus)
+    others = np.flatnonzero(~focus)
+    rows = np.concatenate([rows, rng.choice(others, round(replay * len(others)), replace=False)])
+    rows = rows[rng.permutation(len(rows))]
+    window = 16 * size
+    ordered = np.concatenate(
+        [sorted(rows[i : i + window], key=lambda r: lengths[r]) for i in range(0, len(rows), window)]
+    )
+    batches = [ordered[i : i + size].tolist() for i in range(0, len(ordered) - size + 1, size)]
+    return [batches[i] for i in rng.permutation(len(batches))]
+
+
 def _network(base: dict[str, NDArray[np.float32]], dropout: float) -> Any:
     """The top layer (from ``base``) and the head, as a torch module whose forward takes padded
     states, mask, token types and cosines and returns the three classes' logits."""
@@ -144,7 +172,7 @@ def fit(args: argparse.Namespace) -> None:
     import torch
     from torch.nn import functional
 
-    torch.set_num_threads(1)  # the machine is shared
+    torch.set_num_threads(args.threads)  # the machine is shared
     torch.manual_seed(args.seed)
     with np.load(args.cache) as data:
         meta = json.loads(str(data["meta"]))
@@ -152,6 +180,11 @@ def fit(args: argparse.Namespace) -> None:
         cosines, labels = data["cosines"], data["labels"].astype(np.int64)
         base = {k.removeprefix("base_"): data[k] for k in data.files if k.startswith("base_")}
     offsets = np.concatenate([[0], np.cumsum(lengths)])
+    part = part_of_rows(meta["parts"])
+    if len(part) != len(labels):
+        raise SystemExit(
+            f"{args.cache}: {len(labels)} pairs, bench/train/ has {len(part)} in {meta['parts']}"
+        )
 
     def batch(rows: list[int]) -> tuple[Any, Any, Any, Any]:
         width = int(lengths[rows].max())
@@ -164,33 +197,45 @@ def fit(args: argparse.Namespace) -> None:
         return torch.tensor(x), torch.tensor(mask), torch.tensor(kind), torch.tensor(cosines[rows])
 
     net = _network(base, args.dropout)
+    if args.init is not None:  # warm start: the layer and the head from an earlier weight file
+        with np.load(args.init) as data:
+            start = {k: np.asarray(data[k], np.float32) for k in (*LAYER_ARRAYS, *HEAD_ARRAYS)}
+        named = {
+            "hidden": "hidden.weight",
+            "hidden_bias": "hidden.bias",
+            "out": "out.weight",
+            "out_bias": "out.bias",
+        }
+        with torch.no_grad():
+            for key, value in start.items():
+                dict(net.named_parameters())[named.get(key, f"p.{key}")].copy_(torch.tensor(value))
     layer = [p for k, p in net.named_parameters() if k.startswith("p.")]
     head = [p for k, p in net.named_parameters() if not k.startswith("p.")]
     groups = [{"params": layer, "lr": args.lr}, {"params": head, "lr": args.head_lr}]
     optimiser = torch.optim.AdamW(groups, weight_decay=0.01)
     n, size = len(labels), 32
-    steps = args.epochs * (n // size)
+    focus = np.asarray([p in args.focus for p in part]) if args.focus else np.ones(n, bool)
+    per_epoch = int(focus.sum() + round(args.replay * (~focus).sum()))
+    steps = args.epochs * (per_epoch // size)
     schedule = torch.optim.lr_scheduler.OneCycleLR(
         optimiser, [args.lr, args.head_lr], total_steps=steps, pct_start=0.1
     )
-    generator = torch.Generator().manual_seed(args.seed)
+    counts = np.bincount(labels, minlength=3).astype(np.float32)
+    weight = torch.tensor(counts.sum() / (3 * counts)) if args.class_weights else None
+    rng = np.random.default_rng(args.seed)
     started = time.time()
     for epoch in range(args.epochs):
-        order = torch.randperm(n, generator=generator).tolist()
+        batches = epoch_batches(focus, args.replay, lengths, size, rng)
         total = 0.0
-        for start in range(0, n - size + 1, size):
-            rows = order[start : start + size]
-            loss = functional.cross_entropy(net(*batch(rows)), torch.tensor(labels[rows]))
+        for rows in batches:
+            loss = functional.cross_entropy(net(*batch(rows)), torch.tensor(labels[rows]), weight=weight)
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
             schedule.step()
-            total += float(loss)
-        print(
-            json.dumps(
-                {"epoch": epoch, "loss": round(total / (n // size), 4), "s": round(time.time() - started)}
-            )
-        )
+            total += float(loss.detach())
+        took = round(time.time() - started)
+        print(json.dumps({"epoch": epoch, "loss": round(total / len(batches), 4), "s": took}), flush=True)
     net.eval()
     state = {k: v.detach().numpy() for k, v in net.named_parameters()}
     weights = {k.removeprefix("p."): v for k, v in state.items() if k.startswith("p.")}
@@ -200,6 +245,8 @@ def fit(args: argparse.Namespace) -> None:
     half = {k: v.astype(np.float16) for k, v in weights.items()}
     written = {**{k: meta[k] for k in ("model_name", "dimension", "layer", "pairs", "parts")}}
     written.update({"epochs": args.epochs, "seed": args.seed, "lr": args.lr, "head_lr": args.head_lr})
+    written.update({"focus": args.focus, "replay": args.replay, "class_weights": args.class_weights})
+    written.update({"init": args.init.name if args.init is not None else None})
     np.savez_compressed(args.out, meta=np.asarray(json.dumps(written)), **half)
     # the numpy forward the belief check runs, with the float16 weights, against PyTorch's
     rows = list(range(64))
@@ -242,6 +289,11 @@ def main() -> None:
     second.add_argument("--dropout", type=float, default=0.1)
     second.add_argument("--seed", type=int, default=0)
     second.add_argument("--out", type=Path, default=WEIGHTS)
+    second.add_argument("--init", type=Path, help="start from this weight file's layer and head")
+    second.add_argument("--focus", default="", help="parts read whole every epoch (default: all)")
+    second.add_argument("--replay", type=float, default=1.0, help="share of the other parts drawn each epoch")
+    second.add_argument("--class-weights", action="store_true", help="weigh the labels by 1 / frequency")
+    second.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
     if args.step == "states":
         states(args.parts, args.cache)

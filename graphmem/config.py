@@ -95,7 +95,7 @@ class Settings(BaseSettings):
     belief_fallback_min_cosine: float = 0.35
     # read the pairs the offline judge leaves to the learned readers with the tuned pair reader
     # (beliefs/pair_tuned.py: MiniLM's top layer fine-tuned) instead of the frozen one; off: on the
-    # belief dev halves it tied the frozen one (4.421 against 4.428) at +108 MB resident
+    # belief dev halves it ties the frozen one (4.465 both, session 34's refit) at +108 MB resident
     belief_tuned_reader: bool = False
 
     # Conversations: a memory review every N user turns (W8); at start-up, flush the pending turns

@@ -149,9 +149,12 @@ def gelu_erf(x: NDArray[np.float32]) -> NDArray[np.float32]:
 @lru_cache(maxsize=1)
 def shipped_tuned_reader() -> TunedPairReader | None:
     """The tuned reader fitted for the default embedder, or None when the weight file is absent."""
-    if not WEIGHTS.exists():
-        return None
-    with np.load(WEIGHTS) as data:
+    return tuned_reader_from(WEIGHTS) if WEIGHTS.exists() else None
+
+
+def tuned_reader_from(path: Path) -> TunedPairReader:
+    """The tuned reader a weight file written by bench/train_pair_tuned.py holds."""
+    with np.load(path) as data:
         meta = json.loads(str(data["meta"]))
         weights = {name: np.asarray(data[name], np.float32) for name in (*LAYER_ARRAYS, *HEAD_ARRAYS)}
     return TunedPairReader(str(meta["model_name"]), int(meta["dimension"]), int(meta["layer"]), weights)

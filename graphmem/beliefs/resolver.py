@@ -92,9 +92,10 @@ class BeliefSettings:
     # pair head where both read a pair; the head has the rest.
     pair_reader_weight: float = 0.5
     # Read pairs with the tuned reader (beliefs/pair_tuned.py: MiniLM's top layer fine-tuned on the
-    # training pairs) instead of the frozen one. Off: better on the dev halves' pairs (AUC of an
-    # update 0.892 against 0.874) but not on their scenarios (4.421 against 4.428 at this gate),
-    # more right supersessions lost than gained among the users' dev facts, and +108 MB resident
+    # training pairs, parts a-g since session 34) instead of the frozen one. Off: better on the dev
+    # halves' pairs (bench.belief_pair_auc, 1,004 pairs: AUC of an update 0.825 against 0.798) but
+    # the same on their scenarios (4.465 both, every set equal), no better on plain value swaps
+    # (both read "Kenji lives in Fukuoka" / "... in Nagoya" as no change), and +108 MB resident
     tuned_pair_reader: bool = False
     # ... or this likely, with both readers, where the judge read the later statement as restating
     # or narrowing the earlier (judge.RESTATES_OR_NARROWS: "Isabela is engaged to Tiago" / "Isabela
