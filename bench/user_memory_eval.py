@@ -4,7 +4,9 @@ bench/eval/user_memories.json (the default) or user_memories2.json (``--set``, w
 never tuned on) or user_memories3.json (written in session 28 by someone who had not read the recall
 code: 22 users, decoy relatives whose facts change too) or user_memories_extra.json (8 users
 written in session 33 before any tuning on them: attributes asked in other words, statements
-holding two facts, relatives' changes), each halved by user id in ``<set>_split.json``.
+holding two facts, relatives' changes) or user_memories_4.json (10 users written in session 34
+before any tuning on them: first and third person mixed, changes said without a change word,
+relatives, colleagues and neighbours as decoys), each halved by user id in ``<set>_split.json``.
 
 Each user's facts are written one at a time, in date order, through REST (one scope per user),
 then every question is asked with ``reinforce: false`` (so asking does not change what is
@@ -13,7 +15,7 @@ date. The baselines rank all of the user's facts (they know nothing of time or s
 for ``as_of`` questions they rank the facts written by then). Prints JSON lines.
 
     python -m bench.user_memory_eval [--set user_memories|user_memories2|user_memories3|
-        user_memories_extra] [--half dev|test|all] [--reinforce] [--failures]
+        user_memories_extra|user_memories_4] [--half dev|test|all] [--reinforce] [--failures]
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from bench.baselines import BM25, english_tokenize, vector_top
 from graphmem.embedding.factory import create_embedder
 
 EVAL = Path(__file__).parent / "eval"
-SETS = ("user_memories", "user_memories2", "user_memories3", "user_memories_extra")
+SETS = ("user_memories", "user_memories2", "user_memories3", "user_memories_extra", "user_memories_4")
 
 
 def load_half(half: str, name: str = "user_memories") -> list[dict[str, Any]]:

@@ -7,7 +7,8 @@ Usage: python bench/eval/split.py [beliefs.jsonl] [user_memories.json]
   beliefs4.jsonl -> beliefs4_split.json, beliefs5.jsonl -> beliefs5_split.json).
 * user_memories.json (optional, may be absent) -> user_memories_split.json,
   split by user id; the same for each further set of users (user_memories2.json ->
-  user_memories2_split.json, user_memories3.json -> user_memories3_split.json).
+  user_memories2_split.json, user_memories3.json -> user_memories3_split.json, and so on for
+  user_memories_extra.json and user_memories_4.json).
 * ../shared/data/locomo10.json (read in place) -> locomo_split.json, split by conversation.
 * topics.json -> topics_split.json, split by topic thread (and the noise memories by id); the same
   for each further set of threads (topics2.json -> topics2_split.json).
@@ -27,7 +28,7 @@ TOPIC_SETS = ("topics", "topics2", "topics3", "topics4", "topics5")  # bench.top
 # bench.belief_eval --set NAME, besides beliefs.jsonl (argv[1])
 BELIEF_SETS = ("beliefs2", "beliefs3", "beliefs4", "beliefs5")
 # bench.user_memory_eval --set NAME, besides user_memories.json (argv[2])
-USER_SETS = ("user_memories2", "user_memories3", "user_memories_extra")
+USER_SETS = ("user_memories2", "user_memories3", "user_memories_extra", "user_memories_4")
 HERE = Path(__file__).resolve().parent
 
 

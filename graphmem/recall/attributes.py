@@ -75,12 +75,12 @@ _PAIRS = {
 def _named(words: list[str]) -> set[str]:
     """The words that name an attribute: not 'living' in "for a living" (what one earns, not where
     one lives), nor 'work' or 'home' as a place one goes to or is at ("drives to work", "How does
-    Emily get to work?", "Does Nkechi have any animals at home?")."""
+    Emily get to work?", "Does Nkechi have any animals at home?", "works from home")."""
     named = set()
     for i, word in enumerate(words):
         before, after = words[i - 1] if i else "", words[i + 1] if i + 1 < len(words) else ""
         a_place = work_as_a_place(word, before, after) or (
-            word == "home" and before in ("to", "at") and after not in WORK_AS_JOB
+            word == "home" and before in ("to", "at", "from") and after not in WORK_AS_JOB
         )
         if after_a_living(word, before) or a_place:
             continue

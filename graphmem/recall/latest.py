@@ -51,6 +51,11 @@ _NOW = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[\w'-]+")
+# The tenses of a question's verb (a fallback word list: the auxiliaries and the present's
+# contraction, "What's Hana's job?").
+_PRESENT = re.compile(r"\b(?:does|do|is|are|has|have)\b|\w's\b", re.IGNORECASE)
+_PAST = re.compile(r"\b(?:did|was|were|had|used to)\b", re.IGNORECASE)
+_NOT_CHANGING = frozenset({"name", PASTIME})
 # Words by which a later statement says that something it names was changed ("Kwame's doctor
 # switched him from nifedipine to amlodipine"): it needs half the share of the earlier one's words
 # to follow it, since it names the old value once among the new ones (a fallback word list).
@@ -62,9 +67,16 @@ _CHANGED = frozenset(
 _HAIR = 1e-4
 
 
-def asks_how_things_stand(question: str) -> bool:
-    """Whether ``question`` asks how things stand at the time of asking."""
-    return _NOW.search(question) is not None
+def asks_how_things_stand(question: str, attributes: Collection[str] = frozenset()) -> bool:
+    """Whether ``question`` asks how things stand at the time of asking: in words that say so, or
+    in the present tense of an attribute that holds one value at a time (``attributes``: those
+    it asks about, recall/attributes.py), as "Where does Kenji live?" and "Who is Ravi's manager?"
+    ask where he lives and who it is now. A name (what someone or something is called) is not
+    asked so: a later memory of Amara's cat does not rename it."""
+    if _NOW.search(question) is not None:
+        return True
+    changing = set(attributes) - _NOT_CHANGING
+    return bool(changing) and _PRESENT.search(question) is not None and _PAST.search(question) is None
 
 
 def _common_words(text: str) -> str:

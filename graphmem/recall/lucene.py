@@ -88,9 +88,9 @@ WORK_AS_JOB = frozenset({"for", "at", "as", "with", "on", "in"})
 
 def work_as_a_place(token: str, before: str, after: str) -> bool:
     """Whether ``token`` is 'work' as a place one goes to or leaves ("takes the MRT to work", "plays
-    games after work"; ``before`` and ``after``: the tokens next to it), not the job a question
-    about where someone works asks for ("went to work for the council" is one)."""
-    return token == "work" and before in ("to", "at", "after", "from") and after not in WORK_AS_JOB
+    games after work", "does yoga before work"; ``before`` and ``after``: the tokens next to it),
+    not the job a question about where someone works asks for ("went to work for the council")."""
+    return token == "work" and before in ("to", "at", "after", "before", "from") and after not in WORK_AS_JOB
 
 
 def word_of(token: str) -> str | None:

@@ -57,6 +57,20 @@ class QueryVectors:
                 self._known.popitem(last=False)
         return vector
 
+    def each(self, texts: list[str]) -> list[list[float]]:
+        """The vector of each of ``texts`` alone, those not known computed now in one batch; raises
+        what the embedder raises (EmbeddingError)."""
+        vectors = {t: self.known((t,)) for t in texts}
+        missing = sorted({t for t, v in vectors.items() if v is None})
+        if missing:
+            computed = self._embedder.embed(missing)
+            with self._lock:
+                for text, row in zip(missing, computed, strict=True):
+                    vectors[text] = self._known[(text,)] = np.asarray(row, dtype=np.float64).tolist()
+                while len(self._known) > QUERY_VECTOR_CACHE:
+                    self._known.popitem(last=False)
+        return [v for t in texts if (v := vectors[t]) is not None]
+
     def known(self, texts: tuple[str, ...]) -> list[float] | None:
         """The vector of ``texts`` if it was computed lately; None otherwise."""
         with self._lock:

@@ -31,6 +31,7 @@ from graphmem.recall.attributes import attributes_asked, names_in, owners_nouns,
 from graphmem.recall.budget import tight_budget
 from graphmem.recall.dated import without_dates
 from graphmem.recall.evidence import Found, Hit, Plan, evidence_of, in_context
+from graphmem.recall.first_person import read_as_said
 from graphmem.recall.hubs import centred
 from graphmem.recall.keywords import keyword_shares
 from graphmem.recall.latest import asks_how_things_stand, later_first, leaning_later
@@ -273,6 +274,13 @@ class Recaller:
             evidence = in_context(query.query, evidence, pool_texts, pool_rows.surroundings)
             # ... and measured from the candidates' centre, so a hub near all of them says less.
             evidence = centred(evidence, pool_rows.centrality, s.ranking.hub)
+            # First-person memories read as said by the person asked about (recall/first_person.py).
+            asked = asked_about(query.query)
+            said = read_as_said(query.query, asked, evidence, pool_texts, embedding, self._vectors.each)
+            evidence, pool_texts, voice = said.evidence, said.texts, said.name
+            read_as = f"read as said by {voice}" if voice else "read as whose it is"
+            for m in said.raised:
+                reasons.setdefault(m, []).append(read_as)
             base = {m: relevance(e, s.ranking) for m, e in evidence.items()}
             for m, e in evidence.items():
                 if e.context > e.cosine:
@@ -282,7 +290,7 @@ class Recaller:
             for n in neighbours:  # keyword evidence of a neighbour, weighed among the candidates
                 if n.id in fresh:
                     base[n.id] = relevance(Evidence(cosine=n.cosine, keyword=shares[n.id]), s.ranking)
-            asked = asked_about(query.query)
+            fresh = said.rewrite(fresh)
             others: set[str] = set()
             if asked is not None and s.ranking.other_subject:
                 for m, text in [*pool_texts.items(), *fresh.items()]:
@@ -301,7 +309,8 @@ class Recaller:
                     base[m] += s.ranking.attribute
                     reasons.setdefault(m, []).append("speaks of what is asked about")
             # Asked how things stand now, the later of two statements on one thing first.
-            now = current_only and s.ranking.follower_share > 0 and asks_how_things_stand(query.query)
+            stands = asks_how_things_stand(query.query, attributes)
+            now = current_only and s.ranking.follower_share > 0 and stands
             latest = (texts, asked, attributes, names) if now else None
             ranked = self._rank(
                 vector,
@@ -441,7 +450,8 @@ class Recaller:
     ) -> list[tuple[str, float, list[str]]]:
         """Relevance spread to graph neighbours, then nudged by dynamics and intent; best first.
         A memory about someone else than asked (``others``, whose ``base`` is already lowered)
-        lifted by a neighbour (a belief it replaced) loses ``other_subject`` of the lift too. With
+        lifted by a neighbour loses ``other_subject`` of the lift too, and all of it when the lift
+        is a replaced belief's (that belief was of the one asked about). With
         ``latest`` (the texts, whose fact is asked for and the attributes it names), the later of
         two statements on one thing ranks first (recall/latest.py)."""
         s = self._settings
@@ -455,7 +465,11 @@ class Recaller:
         for memory_id in replaced:
             scores.pop(memory_id, None)
         for memory_id in others & scores.keys():
-            if scores[memory_id] > base[memory_id]:
+            if "REPLACES" in lifted_by.get(memory_id, ()):
+                # A belief of the one asked about, replaced by a statement of someone else's: the
+                # two are not one belief, whatever the write path linked.
+                scores[memory_id] = base[memory_id]
+            elif scores[memory_id] > base[memory_id]:
                 scores[memory_id] = max(base[memory_id], scores[memory_id] - s.ranking.other_subject)
         for memory_id, edges in lifted_by.items():
             for edge in sorted(edges):

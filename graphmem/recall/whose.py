@@ -24,6 +24,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from spacy.lang.en.stop_words import STOP_WORDS
+
 from graphmem.beliefs.statements import RELATION_NOUNS
 
 # "Kwame's sister", "Priya's best friend", "Elena's late husband", "Yu-ting's younger sister"
@@ -31,6 +33,20 @@ _POSSESSED = re.compile(
     r"\b([A-Z][\w\u00C0-\u024F-]*(?:\s[A-Z][\w\u00C0-\u024F-]*)?)(?:'s|\u2019s|s'|s\u2019)"
     r"\s+(?:(?:best|older|younger|elder|eldest|little|big|late|new|ex|former|step|twin|other)[- ])?"
     r"([a-z\u00E0-\u00FF]+)(?![\w\u00C0-\u024F])"
+)
+# The same typed in lower case ("tell me about agnieszka's kids"): a question with no capital
+# letter names its people in lower case too.
+_POSSESSED_LOWER = re.compile(
+    r"\b([a-z\u00DF-\u024F][\w\u00C0-\u024F-]*)(?:'s|\u2019s)(?=\s+"  # the noun may own the next
+    r"(?:(?:best|older|younger|elder|eldest|little|big|late|new|ex|former|step|twin|other)[- ])?"
+    r"([a-z\u00E0-\u00FF]+)(?![\w\u00C0-\u024F]))"
+)
+# "Kenji's pastry assistant, Rina, lives in Osaka", "Aisha's lab mate Priscilla surfs": a noun no
+# relative list names, followed by the name of the one it is, says that one is someone of theirs.
+_NOT_A_NOUN = r"(?!(?:is|was|are|were|has|had|and|or|in|at|on|to|from|with|for|of|by)\b)"
+_APPOSITIVE = re.compile(
+    rf"([A-Z][\w\u00C0-\u024F-]*)(?:'s|\u2019s)\s+(?:{_NOT_A_NOUN}[a-z]+\s+)?{_NOT_A_NOUN}([a-z]+),?\s+"
+    r"[A-Z][\w\u00C0-\u024F-]+"
 )
 _WHO = re.compile(r"^\s*(?:who|whom)\b", re.IGNORECASE)
 # A question asking what someone is called ("What is Kenji's dog called?", "What is the name of
@@ -95,9 +111,18 @@ _QUESTION_WORDS = frozenset(
         "Was",
         "Has",
         "Can",
+        "Could",
+        "Would",
+        "Should",
+        "Will",
+        "Have",
+        "Were",
+        "Tell",
+        "Please",
     }
 )
 
+_PRONOUNS = frozenset({"It", "That", "He", "She", "There", "Here", "Let", "This", "One", "Everyone"})
 
 # Capital words that open a sentence without naming anyone ("The family moved...", "My sister...")
 NO_NAMES = frozenset({"the", "our", "their", "his", "her", "its", "this", "that", "they", "we", "my"})
@@ -113,19 +138,37 @@ class Whose:
     who: bool = False  # a question asking who someone is (the answer is a person)
 
 
+def relative_of(owner: str, noun: str) -> Whose | None:
+    """The relative of ``owner`` (a name) that ``noun`` names ("Kwame", "sister"), or None when
+    ``noun`` names no relative."""
+    if noun not in _RELATIVES:
+        return None
+    relation = "partner" if noun in _PARTNER else noun if noun in _GROUPS else noun.rstrip("s")
+    return Whose(owner.split()[0].lower(), relation)
+
+
 def _relative(match: re.Match[str] | None) -> Whose | None:
     """The relative a ``_POSSESSED`` match names ("Kwame's sister"), or None for another noun."""
-    if match is None or match.group(2) not in _RELATIVES:
-        return None
-    noun = match.group(2)
-    relation = "partner" if noun in _PARTNER else noun if noun in _GROUPS else noun.rstrip("s")
-    return Whose(match.group(1).split()[0].lower(), relation)
+    return None if match is None else relative_of(match.group(1), match.group(2))
+
+
+def _possessed(question: str) -> Whose | None:
+    """The first relative ``question`` names ("Kwame's sister"); in a question typed without
+    capitals, a relative of a lower-case name that is no question word or pronoun ("what's"
+    "it's" "how's")."""
+    if any(c.isupper() for c in question):
+        return _relative(_POSSESSED.search(question))
+    for match in _POSSESSED_LOWER.finditer(question):
+        whose = _relative(match)
+        if whose is not None and whose.owner.capitalize() not in _QUESTION_WORDS | _PRONOUNS:
+            return whose
+    return None
 
 
 def asked_about(question: str) -> Whose | None:
     """Whose fact ``question`` asks for: someone's relative's, or a named person's own."""
     who = _WHO.match(question) is not None or _NAME_ASKED.search(question) is not None
-    possessed = _relative(_POSSESSED.search(question))
+    possessed = _possessed(question)
     if possessed is not None:
         return Whose(possessed.owner, possessed.relation, who)
     names = [n for n in _NAME.findall(question) if n not in _QUESTION_WORDS]
@@ -141,10 +184,16 @@ def stated_of(memory: str) -> Whose | None:
     relative = _relative(_POSSESSED.match(body))
     if relative is not None:
         return relative
+    someone = _APPOSITIVE.match(body)
+    if someone is not None:
+        return Whose(someone.group(1).lower(), someone.group(2))
     first = _NAME.match(body)
     if first is None or body[first.end() :].startswith(("'s", "\u2019s")):
         return None
-    return Whose(first.group(0).lower(), "")
+    opening = first.group(0).lower()
+    if opening in STOP_WORDS and opening not in NO_NAMES:
+        return None  # "Since Max quit football, Tom referees...", "Now that...": no subject read
+    return Whose(opening, "")
 
 
 def other_subject(question: Whose | None, memory: Whose | None) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from graphmem.recall.attributes import attributes_asked
 from graphmem.recall.latest import asks_how_things_stand, later_first, leaning_later
 from graphmem.recall.whose import asked_about
 
@@ -58,6 +59,21 @@ def test_a_relatives_statement_never_follows_the_persons_own() -> None:
 )
 def test_a_question_asks_how_things_stand(question: str, now: bool) -> None:
     assert asks_how_things_stand(question) is now
+
+
+@pytest.mark.parametrize(
+    ("question", "now"),
+    [
+        ("Where does Kenji live?", True),
+        ("Who is Ravi's manager?", True),
+        ("What's Hana's job?", True),
+        ("Where did Kenji live in 2022?", False),
+        ("What is the name of Amara's cat?", False),  # a name is not asked as it stands now
+        ("What are Aino's hobbies?", False),  # several pastimes hold at once
+    ],
+)
+def test_a_question_in_the_present_tense_asks_how_an_attribute_stands(question: str, now: bool) -> None:
+    assert asks_how_things_stand(question, attributes_asked(question)) is now
 
 
 def test_the_lean_toward_later_memories_is_bounded_and_skips_the_unrelated() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.recall.whose import asked_about, other_subject, stated_of
+from graphmem.recall.whose import Whose, asked_about, other_subject, stated_of
 
 
 @pytest.mark.parametrize(
@@ -46,3 +46,25 @@ def test_a_memory_about_someone_else_than_asked(question: str, memory: str, othe
 
 def test_a_name_owned_by_someone_is_not_read_as_the_subject() -> None:
     assert stated_of("Ana's rent is 900 a month.") is None  # her rent is hers: no relative in it
+
+
+def test_a_question_typed_in_lower_case_names_its_people_in_lower_case() -> None:
+    assert asked_about("tell me about agnieszka's kids") == asked_about("Tell me about Agnieszka's kids")
+    assert asked_about("what's agnieszka's husband's job") == asked_about("What's Agnieszka's husband's job")
+    assert asked_about("what's the weather like") is None
+
+
+def test_an_opening_word_that_is_no_name_is_no_subject() -> None:
+    assert stated_of("Since Max quit football, Tom referees youth matches.") is None
+    assert stated_of("Now that Marta is in Nacka she takes the train.") is None
+
+
+def test_a_noun_followed_by_a_name_says_that_one_is_someone_of_theirs() -> None:
+    assert stated_of("Kenji's pastry assistant, Rina, lives in Osaka.") == Whose("kenji", "assistant")
+    assert stated_of("Aisha's lab mate Priscilla surfs every morning.") == Whose("aisha", "mate")
+    assert stated_of("Elena's cardiologist is Dr. Stoyanova.") is None  # a verb, not a noun, before the name
+
+
+def test_a_question_opening_with_a_modal_verb_names_the_person_after_it() -> None:
+    assert asked_about("Would Lucía eat a cheeseburger?") == Whose("lucía", "")
+    assert asked_about("Should I order Daniel a steak?") == Whose("daniel", "")
