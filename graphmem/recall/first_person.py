@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -152,7 +152,7 @@ def read_as_said(
         return Voiced(dict(evidence), dict(texts))
     rewritten = {**texts, **voiced, **named}
     shares = keyword_shares(question, rewritten)
-    out = {m: replace(e, keyword=shares.get(m, e.keyword)) for m, e in evidence.items()}
+    out = {m: e._replace(keyword=shares.get(m, e.keyword)) for m, e in evidence.items()}
     closer = [*voiced, *(named if asked is not None and asked.relation else [])]
     ids = [m for m in dict.fromkeys(closer) if m in evidence]
     query = np.asarray(query_vector, dtype=np.float64)
@@ -160,6 +160,6 @@ def read_as_said(
     for memory_id, row in zip(ids, vectors([rewritten[m] for m in ids]), strict=True):
         cosine = float(np.dot(query, np.asarray(row, dtype=np.float64)))
         if cosine > out[memory_id].cosine:
-            out[memory_id] = replace(out[memory_id], cosine=cosine)
+            out[memory_id] = out[memory_id]._replace(cosine=cosine)
             raised.add(memory_id)
     return Voiced(out, rewritten, name, frozenset(raised), names_asked, known)
