@@ -14,8 +14,12 @@ Beside it, in the same run, two baselines on the same scenarios and the same Min
 embedding alone (a step replaces every earlier active step at least 0.75 similar, the belief
 check's own bar for one slot, the later one in time winning) and "never an update".
 
-    python -m bench.belief_eval [--set beliefs|beliefs2|beliefs3|beliefs4|beliefs5]
-        [--half dev|test|all] [--failures]
+    python -m bench.belief_eval [--set beliefs|beliefs2|beliefs3|beliefs4|beliefs5 ...]
+        [--half dev|test|all] [--failures] [--in-process]
+
+``--in-process`` writes through ``graphmem.Memory`` in this process (the write path and settings of
+REST, no HTTP, one Neo4j for every set named): the same statuses, and no request timeouts on a
+loaded machine.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
+from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +36,10 @@ import httpx
 import numpy as np
 
 from bench import stack
+from graphmem.config import Settings
+from graphmem.connect import open_memory
 from graphmem.embedding.factory import create_embedder
+from graphmem.memory import Memory
 
 EVAL = Path(__file__).parent / "eval"
 
@@ -66,6 +75,21 @@ def play(client: httpx.Client, scenario: dict[str, Any], scope: str) -> tuple[bo
     return passes(scenario, status), status
 
 
+def play_in_process(memory: Memory, scenario: dict[str, Any], scope: str) -> tuple[bool, list[str]]:
+    """:func:`play` through ``memory`` in this process."""
+    ids: list[str] = []
+    for step in scenario["steps"]:
+        result = memory.remember(
+            step["text"],
+            scope=scope,
+            occurred_at=datetime.fromisoformat(f"{step['occurred_at']}T12:00:00+00:00"),
+            metadata={"speaker": step["speaker"]} if step.get("speaker") else None,
+        )
+        ids.append(result.memory.id)
+    status: list[str] = [memory.get(memory_id).status for memory_id in ids]
+    return passes(scenario, status), status
+
+
 COSINE_BAR = 0.75
 
 
@@ -91,13 +115,12 @@ def cosine_alone(scenario: dict[str, Any], vectors: np.ndarray) -> list[str]:
     return status
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--set", dest="name", choices=SETS, default="beliefs", help="which scenarios")
-    parser.add_argument("--half", choices=["dev", "test", "all"], default="test")
-    parser.add_argument("--failures", action="store_true", help="print every failed scenario")
-    args = parser.parse_args()
-    scenarios = load_half(args.half, args.name)
+Player = Callable[[dict[str, Any], str], tuple[bool, list[str]]]
+
+
+def run_set(name: str, half: str, failures: bool, player: Player) -> None:
+    """Play one set's scenarios of ``half`` with ``player``; print failures, pass rates, baselines."""
+    scenarios = load_half(half, name)
     passed: Counter[str] = Counter()
     total: Counter[str] = Counter()
     embedder = create_embedder("onnx")
@@ -106,58 +129,52 @@ def main() -> None:
         vectors = np.asarray(embedder.embed([s["text"] for s in scenario["steps"]]))
         baselines["cosine>=0.75"] += passes(scenario, cosine_alone(scenario, vectors))
         baselines["never an update"] += passes(scenario, ["active"] * len(scenario["steps"]))
-    with (
-        stack.neo4j() as target,
-        stack.api_server(target, {"GRAPHMEM_LLM": "none"}) as url,
-        httpx.Client(base_url=url, timeout=120) as client,
-    ):
-        for scenario in scenarios:
-            ok, status = play(client, scenario, f"/eval/{args.name}/{scenario['id']}")
-            for key in ("all", f"kind:{scenario['kind']}", f"pattern:{scenario['pattern']}"):
-                total[key] += 1
-                passed[key] += ok
-            if args.failures and not ok:
-                steps = [s["text"] for s in scenario["steps"]]
-                print(
-                    json.dumps(
-                        {
-                            "set": args.name,
-                            "failed": scenario["id"],
-                            "pattern": scenario["pattern"],
-                            "steps": steps,
-                            "status": status,
-                            "want_superseded": scenario["superseded"],
-                        }
-                    ),
-                    flush=True,
-                )
+    for scenario in scenarios:
+        ok, status = player(scenario, f"/eval/{name}/{scenario['id']}")
+        for key in ("all", f"kind:{scenario['kind']}", f"pattern:{scenario['pattern']}"):
+            total[key] += 1
+            passed[key] += ok
+        if failures and not ok:
+            steps = [s["text"] for s in scenario["steps"]]
+            failed = {"set": name, "failed": scenario["id"], "pattern": scenario["pattern"], "steps": steps}
+            print(
+                json.dumps({**failed, "status": status, "want_superseded": scenario["superseded"]}),
+                flush=True,
+            )
     for key in sorted(total, key=lambda k: (k != "all", k)):
+        rate = round(passed[key] / total[key], 3)
         print(
-            json.dumps(
-                {
-                    "set": args.name,
-                    "half": args.half,
-                    "group": key,
-                    "scenarios": total[key],
-                    "pass_rate": round(passed[key] / total[key], 3),
-                }
-            ),
-            flush=True,
+            json.dumps({"set": name, "half": half, "group": key, "scenarios": total[key], "pass_rate": rate})
         )
     for system, count in baselines.items():
-        print(
-            json.dumps(
-                {
-                    "set": args.name,
-                    "half": args.half,
-                    "group": "all",
-                    "baseline": system,
-                    "scenarios": len(scenarios),
-                    "pass_rate": round(count / len(scenarios), 3),
-                }
-            ),
-            flush=True,
-        )
+        rate = round(count / len(scenarios), 3)
+        row = {"set": name, "half": half, "group": "all", "baseline": system, "scenarios": len(scenarios)}
+        print(json.dumps({**row, "pass_rate": rate}), flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument(
+        "--set", dest="names", nargs="+", choices=SETS, default=["beliefs"], help="which sets"
+    )
+    parser.add_argument("--half", choices=["dev", "test", "all"], default="test")
+    parser.add_argument("--failures", action="store_true", help="print every failed scenario")
+    parser.add_argument("--in-process", action="store_true", help="write through Memory, not REST")
+    args = parser.parse_args()
+    with stack.neo4j() as target:
+        if args.in_process:
+            with open_memory(Settings(llm="none"), target) as memory:
+                for name in args.names:
+                    run_set(
+                        name, args.half, args.failures, lambda sc, scope: play_in_process(memory, sc, scope)
+                    )
+            return
+        with (
+            stack.api_server(target, {"GRAPHMEM_LLM": "none"}) as url,
+            httpx.Client(base_url=url, timeout=120) as client,
+        ):
+            for name in args.names:
+                run_set(name, args.half, args.failures, lambda sc, scope: play(client, sc, scope))
 
 
 if __name__ == "__main__":

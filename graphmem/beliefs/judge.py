@@ -109,6 +109,8 @@ DIFFERENT_SUBJECTS = "different subjects"
 # The later statement says the earlier one's value again or a part of it: with both learned readers,
 # the checker may still read a change there (BeliefSettings.pair_model_restates_min)
 RESTATES_OR_NARROWS = "restates or narrows"
+# a denial, with the same verb, of things the other statement does not name
+DENIES_ANOTHER = "denies another value"
 SENTENCE_KEEPS = frozenset({"restates", RESTATES_OR_NARROWS, "an addition", "two of a kind"})
 
 # a clause about "it" ("..., it's 18 November now"), after a joining word or none
@@ -186,6 +188,36 @@ def _of_someone(clause: Clause) -> bool:
     return bool(words) and words[-1] in RELATION_NOUNS
 
 
+def _kind_and_marks(subject: str) -> list[tuple[str, frozenset[str]]]:
+    """A subject of two words or more as its head noun and the words that tell it apart ("review",
+    {"design"} of "design review"), and so its owner's ("berlin team's sprint planning")."""
+    owned = _possessed(subject)
+    keys = [subject] if owned is None else [owned[1], owned[0]]
+    return [(key.split()[-1], frozenset(key.split()[:-1])) for key in keys if len(key.split()) > 1]
+
+
+def _marked_apart(a: Clause, b: Clause) -> bool:
+    """Whether the clauses are said of one kind of thing, each told apart by names of its own in
+    a phrase that hangs from it ("A ticket to the Uffizi" / "A ticket to the Accademia", "the
+    meeting with Ana" / "the meeting with Bob")."""
+    same_kind = a.subject is not None and a.subject == b.subject
+    return same_kind and bool(a.subject_marks and b.subject_marks) and not a.subject_marks & b.subject_marks
+
+
+def _two_of_a_kind(a: Clause, b: Clause) -> bool:
+    """Whether the subjects (or their owners) are two things of one kind, each told apart by words
+    the other lacks ("the design review" / "the security review", "the Berlin team's sprint planning"
+    / "the Lisbon team"): two things, whatever a learned reader reads ("the team standup" and "the
+    mobile team standup" are one)."""
+    if _marked_apart(a, b):
+        return True
+    for head_a, marks_a in _kind_and_marks(a.subject or ""):
+        for head_b, marks_b in _kind_and_marks(b.subject or ""):
+            if head_a == head_b and not (marks_a <= marks_b or marks_b <= marks_a):
+                return True
+    return False
+
+
 def _two_named(a: Clause, b: Clause) -> bool:
     """Whether both clauses are said of someone they name ("Marco moved to Lyon; he drives for a
     courier firm now" and "Giulia is a pharmacist"): two people, neither acting on the other's fact."""
@@ -202,6 +234,8 @@ def _different_subjects(a: Clause, b: Clause, writer: str = "user") -> bool:
     """
     if a.subject is None or b.subject is None:
         return _ours_and_a_relatives(a, b, writer) or _ours_and_a_relatives(b, a, writer)
+    if _marked_apart(a, b):
+        return True  # "A ticket to the Uffizi" / "A ticket to the Accademia"
     if a.subject == b.subject or _one_name(a, b):
         return False
     pa, pb = _possessed(a.subject), _possessed(b.subject)
@@ -678,6 +712,17 @@ def _denies(a: Clause, b: Clause) -> bool:
     return other.values <= named and other.numbers <= negated.numbers
 
 
+def _denies_another(a: Clause, b: Clause) -> bool:
+    """Whether the negated clause denies, with the other's own verb, only things the other does not
+    name: "Tupac isn't learning Portuguese anymore" denies nothing of "Tupac is learning Quechua",
+    "I don't eat meat" nothing of "I eat fish"; "I don't drink anymore" names nothing, so it denies
+    "I drink wine most evenings"."""
+    negated, other = (a, b) if a.negated else (b, a)
+    if negated.predicate is None or negated.predicate != other.predicate:
+        return False
+    return bool(negated.values and other.values) and not (negated.values & other.values)
+
+
 def _two_named_of_a_kind(a: Clause, b: Clause) -> bool:
     """Whether the clauses name two things of one kind, each by a name of its own on the same common
     noun ("the Atlas project" / "the Birch project"): what each says is of its own thing."""
@@ -897,7 +942,7 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
         return Verdict(True, "new value for the same key")
     writer = (new.speaker or old.speaker or "user").lower()
     if _different_subjects(a, b, writer):
-        someone_of = _of_someone(a) or _of_someone(b) or _two_named(a, b)
+        someone_of = _of_someone(a) or _of_someone(b) or _two_named(a, b) or _two_of_a_kind(a, b)
         return Verdict(False, DIFFERENT_SUBJECTS, other_subject=not someone_of)
     if _points_back_vaguely(a) or _points_back_vaguely(b):
         return Verdict(False, "about what the context named")
@@ -911,6 +956,8 @@ def _judge_clauses(old: Statement, new: Statement, a: Clause, b: Clause, cosine:
         return Verdict(True, "negation of the same act")
     if not _same_slot(old, new, a, b, cosine):
         return Verdict(False, DIFFERENT_SLOTS)
+    if a.negated != b.negated and _denies_another(a, b):
+        return Verdict(False, DENIES_ANOTHER)  # "isn't learning Portuguese" / "is learning Quechua"
     same_object = a.values & b.values or a.predicate == b.predicate
     if a.negated != b.negated and (same_object or cosine >= NEGATION_COSINE):
         return Verdict(True, "negation")

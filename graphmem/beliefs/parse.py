@@ -144,6 +144,9 @@ class Clause:
     # "master" of "finished her master's"), what "from", "off" or "instead of" names ("switched from
     # Jira"); empty where the parse finds none
     replaced: frozenset[str] = frozenset()
+    # the names that tell the subject apart from others of its kind, in a phrase hanging from it
+    # ("uffizi" of "A ticket to the Uffizi", "ana" of "the meeting with Ana"), lower case
+    subject_marks: frozenset[str] = frozenset()
 
 
 def named_words(clause: Clause) -> set[str]:
@@ -502,8 +505,9 @@ def _negated(doc: Any, root: Any, phrasal: str | None, lower: str) -> bool:
 
 
 # Dependencies that open a clause inside the main one: a "never" there denies that clause's verb,
-# not the statement's ("It's a reminder to never give up").
-EMBEDDING_DEPS = frozenset({"xcomp", "acl", "relcl", "advcl", "ccomp", "pcomp", "csubj"})
+# not the statement's ("It's a reminder to never give up"); so does a fragment the parser hangs
+# off the clause unattached ("dep"): "no meat for me, I'm a vegetarian" denies meat, not the rest.
+EMBEDDING_DEPS = frozenset({"xcomp", "acl", "relcl", "advcl", "ccomp", "pcomp", "csubj", "dep"})
 
 
 def is_name(token: Any) -> bool:
@@ -660,6 +664,20 @@ def _replaced_things(doc: Any) -> frozenset[str]:
     return frozenset(stem(word_form(w)) for w in words)
 
 
+def _subject_marks(subject: Any) -> frozenset[str]:
+    """The names in the prepositional phrases that hang from ``subject`` ("to the Uffizi" of "A
+    ticket to the Uffizi costs 25"), which say which one of its kind it is."""
+    if subject is None:
+        return frozenset()
+    return frozenset(
+        t.text.lower()
+        for prep in subject.children
+        if prep.dep_ == "prep"
+        for t in prep.subtree
+        if t.i != prep.i and is_name(t)
+    )
+
+
 def _off_attribute(doc: Any) -> frozenset[str]:
     """The words of ``doc`` that would name an attribute family but here say something else (see
     Clause.off_attribute), in lower case as written and as lemmas."""
@@ -787,4 +805,5 @@ def _read(text: str, speaker: str) -> Clause:
         ),
         off_attribute=_off_attribute(doc),
         replaced=_replaced_things(doc),
+        subject_marks=_subject_marks(main),
     )

@@ -634,3 +634,70 @@ def test_a_switch_of_one_thing_a_statement_holds_beside_a_state_leaves_the_state
     assert verdict.reason == "changes one of the things it says"
     plain = read_statement("Marta takes lamotrigine.")
     assert judge(plain, new, 0.7).conflict  # a statement of the drug alone is replaced
+
+
+def test_a_denial_in_a_fragment_the_parse_left_unattached_denies_only_that_fragment() -> None:
+    old = read_statement("I'm vegetarian.")
+    verdict = judge(old, read_statement("Yeah, no meat for me, I'm a vegetarian."), 0.81)
+    assert not verdict.conflict  # "no meat" is no denial of being vegetarian
+    assert judge(read_statement("I have a car."), read_statement("I have no car."), 0.8).conflict
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The design review is on May 5.", "The security review is on May 9."),
+        (
+            "The Berlin team's sprint planning is on Mondays.",
+            "The Lisbon team moved its sprint planning to Wednesdays.",
+        ),
+    ],
+)
+def test_two_things_of_one_kind_told_apart_by_their_words_are_not_left_to_the_readers(
+    old: str, new: str
+) -> None:
+    verdict = judge(read_statement(old), read_statement(new), 0.65)
+    assert not verdict.conflict
+    assert not (verdict.other_subject or verdict.other_subject_or_past or verdict.unread_or_past)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "conflict"),
+    [
+        ("A ticket to the Uffizi costs €25.", "A ticket to the Accademia costs €16.", False),
+        ("The meeting with Ana is on Monday.", "The meeting with Bob is on Tuesday.", False),
+        ("A ticket to the Uffizi costs €25.", "A ticket to the Uffizi costs €29 now.", True),
+        ("The flight to Accra is on the 8th.", "The flight to Accra moved to the 10th.", True),
+    ],
+)
+def test_names_hanging_from_the_subject_tell_one_of_a_kind_from_another(
+    old: str, new: str, conflict: bool
+) -> None:
+    verdict = judge(read_statement(old), read_statement(new), 0.75)
+    assert verdict.conflict is conflict
+    assert not verdict.other_subject
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "conflict"),
+    [
+        (
+            "Tupac is learning Quechua at the cultural centre.",
+            "Tupac quit Duolingo; he isn't learning Portuguese anymore.",
+            False,
+        ),
+        ("I eat fish.", "I don't eat meat.", False),
+        ("I live in Lyon.", "I don't live in Paris anymore.", False),
+        (
+            "Tupac is also learning Portuguese on Duolingo.",
+            "Tupac quit Duolingo; he isn't learning Portuguese anymore.",
+            True,
+        ),
+        ("I drink wine most evenings.", "I don't drink anymore.", True),
+        ("I live in Paris.", "I don't live in Paris anymore.", True),
+    ],
+)
+def test_a_denial_of_one_thing_with_the_same_verb_is_no_denial_of_another(
+    old: str, new: str, conflict: bool
+) -> None:
+    assert judge(read_statement(old), read_statement(new), 0.6).conflict is conflict
