@@ -17,14 +17,13 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 
-from graphmem.recall.whose import NO_NAMES, Whose, relative_of, stated_of
+from graphmem.recall.whose import NO_NAMES, RELATIVE_ADJECTIVE, Whose, relative_of, stated_of
 
 _NAME = r"[A-Z][\w\u00C0-\u024F-]+"
-_ADJECTIVE = r"(?:(?:best|older|younger|elder|eldest|little|big|late|new|ex|former|step|twin|other)[- ])?"
 # "Kenji's younger brother Takeshi", "Aisha's mother, Fatima,"
-_BY_NAME = re.compile(rf"\b({_NAME})(?:'s|\u2019s)\s+{_ADJECTIVE}([a-z]+),?\s+({_NAME})")
+_BY_NAME = re.compile(rf"\b({_NAME})(?:'s|\u2019s)\s+{RELATIVE_ADJECTIVE}([a-z]+),?\s+({_NAME})")
 # "with her roommate Camila", "his wife Adaeze": the owner is the memory's subject
-_BY_PRONOUN = re.compile(rf"\b(?:his|her|their)\s+{_ADJECTIVE}([a-z]+),?\s+({_NAME})")
+_BY_PRONOUN = re.compile(rf"\b(?:his|her|their)\s+{RELATIVE_ADJECTIVE}([a-z]+),?\s+({_NAME})")
 
 
 def introduced(texts: Collection[str]) -> dict[str, tuple[Whose, str]]:

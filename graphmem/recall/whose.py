@@ -28,17 +28,22 @@ from spacy.lang.en.stop_words import STOP_WORDS
 
 from graphmem.beliefs.statements import RELATION_NOUNS
 
+# The words that may stand between an owner and the relative it names ("best friend", "younger
+# sister", "step-father"), or none
+RELATIVE_ADJECTIVE = (
+    r"(?:(?:best|older|younger|elder|eldest|little|big|late|new|ex|former|step|twin|other)[- ])?"
+)
 # "Kwame's sister", "Priya's best friend", "Elena's late husband", "Yu-ting's younger sister"
 _POSSESSED = re.compile(
     r"\b([A-Z][\w\u00C0-\u024F-]*(?:\s[A-Z][\w\u00C0-\u024F-]*)?)(?:'s|\u2019s|s'|s\u2019)"
-    r"\s+(?:(?:best|older|younger|elder|eldest|little|big|late|new|ex|former|step|twin|other)[- ])?"
+    rf"\s+{RELATIVE_ADJECTIVE}"
     r"([a-z\u00E0-\u00FF]+)(?![\w\u00C0-\u024F])"
 )
 # The same typed in lower case ("tell me about agnieszka's kids"): a question with no capital
 # letter names its people in lower case too.
 _POSSESSED_LOWER = re.compile(
     r"\b([a-z\u00DF-\u024F][\w\u00C0-\u024F-]*)(?:'s|\u2019s)(?=\s+"  # the noun may own the next
-    r"(?:(?:best|older|younger|elder|eldest|little|big|late|new|ex|former|step|twin|other)[- ])?"
+    rf"{RELATIVE_ADJECTIVE}"
     r"([a-z\u00E0-\u00FF]+)(?![\w\u00C0-\u024F]))"
 )
 # "Kenji's pastry assistant, Rina, lives in Osaka", "Aisha's lab mate Priscilla surfs": a noun no
