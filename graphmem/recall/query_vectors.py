@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import cache
 
@@ -51,10 +51,7 @@ class QueryVectors:
             context = np.asarray(vectors[1:]).mean(axis=0)
             w = self._query_weight
             vector = [float(x) for x in blend(np.stack([vectors[0], context]), [w, 1.0 - w])]
-        with self._lock:
-            self._known[texts] = vector
-            while len(self._known) > QUERY_VECTOR_CACHE:
-                self._known.popitem(last=False)
+        self._keep({texts: vector})
         return vector
 
     def each(self, texts: list[str]) -> list[list[float]]:
@@ -64,12 +61,20 @@ class QueryVectors:
         missing = sorted({t for t, v in vectors.items() if v is None})
         if missing:
             computed = self._embedder.embed(missing)
-            with self._lock:
-                for text, row in zip(missing, computed, strict=True):
-                    vectors[text] = self._known[(text,)] = np.asarray(row, dtype=np.float64).tolist()
-                while len(self._known) > QUERY_VECTOR_CACHE:
-                    self._known.popitem(last=False)
+            fresh: dict[tuple[str, ...], list[float]] = {
+                (t,): np.asarray(row, dtype=np.float64).tolist()
+                for t, row in zip(missing, computed, strict=True)
+            }
+            self._keep(fresh)
+            vectors.update({key[0]: vector for key, vector in fresh.items()})
         return [v for t in texts if (v := vectors[t]) is not None]
+
+    def _keep(self, found: Mapping[tuple[str, ...], list[float]]) -> None:
+        """Remember the vectors ``found``, the oldest forgotten beyond QUERY_VECTOR_CACHE."""
+        with self._lock:
+            self._known.update(found)
+            while len(self._known) > QUERY_VECTOR_CACHE:
+                self._known.popitem(last=False)
 
     def known(self, texts: tuple[str, ...]) -> list[float] | None:
         """The vector of ``texts`` if it was computed lately; None otherwise."""
