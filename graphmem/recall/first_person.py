@@ -135,6 +135,7 @@ def read_as_said(
     texts: Mapping[str, str],
     query_vector: Sequence[float],
     vectors: Callable[[list[str]], list[list[float]]],
+    names_asked: frozenset[str] | None = None,
 ) -> Voiced:
     """``evidence`` and ``texts`` with the first-person memories read as said by the person the
     ``question`` asks about (``asked``: :func:`speaker`, :func:`as_said_by`) and the memories naming
@@ -142,10 +143,11 @@ def read_as_said(
     ``query_vector`` is the better of its own and the rewritten text's (``vectors`` embeds texts,
     one vector each), and so is a relative's when the question asks about a relative. The keyword
     shares are weighed again among the rewritten texts: the name no longer tells the one memory
-    that introduces the speaker ("Hi, I'm Marta") from the rest."""
+    that introduces the speaker ("Hi, I'm Marta") from the rest. ``names_asked``: the question's
+    names (:func:`names_in`) where the caller has them."""
     name = speaker(asked, texts)
     voiced = voiced_by(name, texts) if name is not None else {}
-    names_asked = names_in(question)
+    names_asked = names_in(question) if names_asked is None else names_asked
     known = introduced([*texts.values(), *voiced.values()])
     named = as_relatives({**texts, **voiced}, names_asked, known)
     if not voiced and not named:

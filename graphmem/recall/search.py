@@ -275,8 +275,10 @@ class Recaller:
             # ... and measured from the candidates' centre, so a hub near all of them says less.
             evidence = centred(evidence, pool_rows.centrality, s.ranking.hub)
             # First-person memories read as said by the person asked about (recall/first_person.py).
-            asked = asked_about(query.query)
-            said = read_as_said(query.query, asked, evidence, pool_texts, embedding, self._vectors.each)
+            asked, names = asked_about(query.query), names_in(query.query)
+            said = read_as_said(
+                query.query, asked, evidence, pool_texts, embedding, self._vectors.each, names
+            )
             evidence, pool_texts, voice = said.evidence, said.texts, said.name
             read_as = f"read as said by {voice}" if voice else "read as whose it is"
             for m in said.raised:
@@ -300,7 +302,7 @@ class Recaller:
                         others.add(m)
                         reasons.setdefault(m, []).append("about someone else than asked")
             # A memory speaking of the attribute asked about (where someone lives, works...).
-            attributes, names = attributes_asked(query.query), names_in(query.query)
+            attributes = attributes_asked(query.query)
             texts = {**pool_texts, **fresh}
             if s.ranking.attribute:
                 related = {m for m, r in base.items() if r >= LOW_SIMILARITY and m not in others}
