@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from spacy.lang.en.stop_words import STOP_WORDS
@@ -70,15 +70,10 @@ def content_words(
     """Each node's stemmed content words, keyed by scope (a word is rare within one scope), without
     the names of the memories' owner (``owner``, as written: 'user') and, unless
     ``function_words``, without the words of spaCy's English stop list (see ``topic_words``)."""
-    left_out = {word for name in owner for word in analyse(name)}
     words = analyse if function_words else topic_words
-    return {
-        node: tuple(
-            f"{signals.scopes.get(node, '')}\x1f{word}" for word in set(words(text)) if word not in left_out
-        )
-        for node in nodes
-        if (text := signals.texts.get(node))
-    }
+    return _scope_keyed(
+        signals, nodes, owner, lambda text, left_out: [w for w in set(words(text)) if w not in left_out]
+    )
 
 
 def function_words_of(
@@ -88,15 +83,12 @@ def function_words_of(
     (``topic_words``) stems to, keyed by scope as ``content_words`` keys them, without the names of
     the memories' owner: with ``content_words(..., function_words=False)`` the words
     ``content_words(...)`` gives, split in two."""
-    left_out = {word for name in owner for word in analyse(name)}
-    out: dict[str, tuple[str, ...]] = {}
-    for node in nodes:
-        text = signals.texts.get(node)
-        if not text:
-            continue
-        words = set(analyse(text)).difference(topic_words(text), left_out)
-        out[node] = tuple(f"{signals.scopes.get(node, '')}\x1f{word}" for word in words)
-    return out
+    return _scope_keyed(
+        signals,
+        nodes,
+        owner,
+        lambda text, left_out: set(analyse(text)).difference(topic_words(text), left_out),
+    )
 
 
 @lru_cache(maxsize=ANALYSED_TEXTS)
@@ -116,14 +108,28 @@ def phrases_of(
     refresh', 'kitchen scales'), stemmed and keyed by scope as ``content_words`` keys words,
     without the names of the memories' owner. Two memories sharing a phrase share more than its
     two words do apart: a word on its own may be another thread's ('bank', 'refresh')."""
-    left_out = {word for name in owner for word in analyse(name)}
-    out: dict[str, tuple[str, ...]] = {}
-    for node in nodes:
-        text = signals.texts.get(node)
-        if text:
-            scope = signals.scopes.get(node, "")
-            out[node] = tuple(f"{scope}\x1f{a} {b}" for a, b in set(phrases(text)) if not {a, b} & left_out)
-    return out
+    return _scope_keyed(
+        signals,
+        nodes,
+        owner,
+        lambda text, left_out: [f"{a} {b}" for a, b in set(phrases(text)) if not {a, b} & left_out],
+    )
+
+
+def _scope_keyed(
+    signals: TopicSignals,
+    nodes: Sequence[str],
+    owner: Iterable[str],
+    keys_of: Callable[[str, frozenset[str]], Iterable[str]],
+) -> dict[str, tuple[str, ...]]:
+    """Each node with a text, and its keys (``keys_of(text, left_out)``, ``left_out`` being the
+    analysed words of the owner's names) prefixed by its scope: a key is rare within one scope."""
+    left_out = frozenset(word for name in owner for word in analyse(name))
+    return {
+        node: tuple(f"{signals.scopes.get(node, '')}\x1f{key}" for key in keys_of(text, left_out))
+        for node in nodes
+        if (text := signals.texts.get(node))
+    }
 
 
 @lru_cache(maxsize=ANALYSED_TEXTS)
