@@ -13,6 +13,12 @@ The signals are built as ``bench.topic_subsets`` builds them (no NEXT, no supers
 set's numbers can differ from ``bench.topic_eval``'s through REST by a topic or so.
 
     python -m bench.topic_variants [--weights '{"neighbours": 6}' ...] [--seeds 7 8] [--subsets 40]
+                                   [--size 12] [--noise 10]
+
+``--size`` asks how the weights hold in a larger scope: the mixed scopes then draw that many threads
+of the pooled dev halves (beyond a dozen, threads of one domain from different sets meet: two
+migraine diaries, a root canal and a dental bridge, two weddings, which a user's own memories would
+call one topic; read their impure topics before blaming the weights).
 """
 
 from __future__ import annotations
@@ -50,6 +56,8 @@ def variant(
     vectors: Mapping[str, NDArray[np.float32]],
     seeds: Sequence[int],
     subsets: int,
+    size: int = 12,
+    noise: int = 10,
 ) -> dict[str, Any]:
     """The scores of one set of weights on every dev half and on the mixed scopes of each seed."""
     out: dict[str, Any] = {}
@@ -70,7 +78,8 @@ def variant(
     out["dev"] = {"covered": f"{covered}/{topics}", "mean_purity": round(float(np.mean(purities)), 3)}
     pooled_vectors = np.asarray([vectors[r["text"]] for r in pool])
     out["mixed"] = {
-        str(seed): mixed(pool, pooled_vectors, seed, subsets, weights=weights)[0] for seed in seeds
+        str(seed): mixed(pool, pooled_vectors, seed, subsets, size, noise, weights=weights)[0]
+        for seed in seeds
     }
     return out
 
@@ -87,6 +96,8 @@ def main() -> None:
     )
     parser.add_argument("--seeds", type=int, nargs="*", default=[7, 8], help="mixed scopes' seeds")
     parser.add_argument("--subsets", type=int, default=40, help="mixed scopes per seed")
+    parser.add_argument("--size", type=int, default=12, help="threads in a mixed scope")
+    parser.add_argument("--noise", type=int, default=10, help="noise memories a mixed scope draws")
     args = parser.parse_args()
     current = ConsolidationSettings().topics
     variants: list[dict[str, Any]] = [{}] + [json.loads(w) for w in args.weights]
@@ -100,7 +111,7 @@ def main() -> None:
     vectors = vectors_of([r["text"] for rows in [*halves.values(), pool] for r in rows])
     for changes in variants:
         weights = replace(current, **changes)
-        scores = variant(weights, halves, pool, vectors, args.seeds, args.subsets)
+        scores = variant(weights, halves, pool, vectors, args.seeds, args.subsets, args.size, args.noise)
         print(json.dumps({"variant": changes or "current", **scores}), flush=True)
 
 
