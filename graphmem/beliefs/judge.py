@@ -181,6 +181,8 @@ def _of_someone(clause: Clause) -> bool:
         return True
     possessed = _possessed(clause.subject)
     words = possessed[1].split() if possessed else []
+    if clause.named_beside:  # "Kenji's pastry assistant, Rina, ...": a person of Kenji's
+        return True
     if words and words[-1] in clause.names:  # "Yu-ting's younger sister Yu-han": named after the noun
         return any(w in RELATION_NOUNS for w in words)
     if len(words) > 1 and words[-2] in RELATION_NOUNS:
@@ -283,14 +285,15 @@ WE = frozenset({"we", "our", "us"})
 
 def _ours_and_a_relatives(ours: Clause, other: Clause, writer: str) -> bool:
     """Whether ``ours`` is said of "we" or "our" (no subject) and ``other`` of someone of the
-    writer's ("my brother's rent", "my parents' anniversary"): a relative or a colleague is not
-    the "we" who writes, unless the change is done to them."""
+    writer's ("my brother's rent", "my parents' anniversary") or of someone's named beside them
+    ("Kenji's pastry assistant, Rina, lives in Osaka"): a relative or a colleague is not the "we"
+    who writes, unless the change is done to them."""
     return (
         ours.subject is None
         and bool(ours.lemmas & WE)
         and other.subject is not None
         and other.subject != writer
-        and writer in other.mentions
+        and (writer in other.mentions or other.named_beside)
         and not _done_to(ours, other)
         and not _done_to(other, ours)
     )
@@ -473,6 +476,17 @@ def _families(statement: Statement, clause: Clause) -> frozenset[str]:
         return frozenset(name for name, vocab in SINGLE_VALUED.items() if words & vocab)
     stems = {stem(lemma) for lemma in clause.lemmas - off}
     return frozenset(name for name, vocab in _FAMILY_STEMS.items() if vocab & stems)
+
+
+def attribute_families(statement: Statement) -> frozenset[str]:
+    """The single-valued attribute families ``statement`` speaks of, leaving out the words that
+    name no attribute of its subject there (Clause.off_attribute: "Lucía's manager is Astrid, based
+    in Stockholm" says where Astrid is based, not Lucía)."""
+    off = frozenset().union(*(clause.off_attribute for clause in clauses_of(statement)))
+    if not off & statement.words:
+        return statement.families
+    words = statement.words - off
+    return frozenset(name for name, vocab in SINGLE_VALUED.items() if words & vocab)
 
 
 def one_thing(a: str, b: str) -> bool:
