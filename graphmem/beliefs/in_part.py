@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from graphmem.beliefs.judge import clauses_of
+from graphmem.beliefs.clauses import clauses_of
 from graphmem.beliefs.parse import ENDING_LEMMAS, LIGHT_VERBS, REPLACING_LEMMAS, clause_texts, phrasal_of
 from graphmem.beliefs.restore import parse_doc
 from graphmem.beliefs.statements import SINGLE_VALUED, STOPWORDS, Statement

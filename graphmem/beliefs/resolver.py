@@ -10,14 +10,9 @@ from datetime import datetime
 import numpy as np
 
 from graphmem.beliefs.change_cue import ChangeCue, Kept
+from graphmem.beliefs.clauses import clauses_of
 from graphmem.beliefs.in_part import changes_in_part
-from graphmem.beliefs.judge import (
-    RESTATES_OR_NARROWS,
-    Verdict,
-    attribute_families,
-    clauses_of,
-    judge_in_time,
-)
+from graphmem.beliefs.judge import RESTATES_OR_NARROWS, Verdict, judge_in_time
 from graphmem.beliefs.pair_head import PairHead, shipped_head
 from graphmem.beliefs.pair_reader import PairEncoder, PairReading, shipped_reader
 from graphmem.beliefs.pair_tuned import shipped_tuned_reader
@@ -28,6 +23,7 @@ from graphmem.beliefs.relation import (
     announces_named_change,
     parse_named_changes_ahead,
 )
+from graphmem.beliefs.slots import attribute_families
 from graphmem.beliefs.statements import Statement
 from graphmem.embedding.base import Embedder, l2_normalize
 from graphmem.errors import LLMError

@@ -9,10 +9,11 @@ from datetime import UTC, datetime
 import pytest
 
 from graphmem.beliefs.in_part import changes_in_part, parts_of
-from graphmem.beliefs.judge import attribute_families, judge
+from graphmem.beliefs.judge import judge
 from graphmem.beliefs.parse import read_clause
 from graphmem.beliefs.plan import BeliefAction, BeliefPlan
 from graphmem.beliefs.resolver import Neighbour, _in_part, read_apart
+from graphmem.beliefs.slots import attribute_families
 from graphmem.beliefs.statements import read_statement
 
 
