@@ -10,6 +10,10 @@ with no LLM), on dev halves only. Prints JSON lines.
 - **LoCoMo dev**: the dev conversations' turns (bench/eval/locomo_split.json) written with plain
   input, 500 to a batch as bench.locomo_recall does; a dialog states few beliefs, so every turn
   retired is listed for a person to judge.
+- **kept in part**: every contradiction in part (a newer fact that changes only some of what an
+  older one says: beliefs/in_part.py, the older kept current) is listed and judged too: ``right``
+  when the older fact answers a question asked of now, ``wrong`` when it answers only questions
+  asked as of a date, ``unjudged`` otherwise.
 
     python -m bench.belief_guards [--set user_memories ...] [--out FILE] [--skip-locomo]
 """
@@ -51,6 +55,23 @@ def supersessions(memory: Memory, scope: str) -> list[dict[str, Any]]:
     return [dict(row) for row in rows]
 
 
+def contradictions_in_part(memory: Memory, scope: str) -> list[dict[str, Any]]:
+    """Every CONTRADICTS edge marked in_part written in ``scope`` (the older memory kept current)."""
+    rows = memory._executor.read("beliefs/scope_contradictions_in_part", scope=scope, allowed=None)
+    return [dict(row) for row in rows]
+
+
+def kept_verdict(
+    old: str, new: str, facts: dict[str, dict[str, Any]], questions: list[dict[str, Any]]
+) -> Verdict:
+    """Whether keeping fact ``old`` current after ``new`` contradicted it in part agrees with the
+    user's questions: ``right`` when it answers a question asked of now, ``wrong`` where retiring
+    it would have been right (:func:`verdict`), ``unjudged`` otherwise."""
+    if any(old in q["answer_facts"] for q in questions if not q.get("as_of")):
+        return "right"
+    return "wrong" if verdict(old, new, facts, questions) == "right" else "unjudged"
+
+
 def emit(out: Any, **fields: Any) -> None:
     """Print one JSON line (and write it to ``out`` when given)."""
     line = json.dumps(fields, ensure_ascii=False)
@@ -62,6 +83,7 @@ def emit(out: Any, **fields: Any) -> None:
 def users_guard(memory: Memory, name: str, out: Any) -> None:
     """Write the dev users of set ``name``; list and judge every supersession among their facts."""
     counts = {"right": 0, "wrong": 0, "unjudged": 0}
+    kept = {"right": 0, "wrong": 0, "unjudged": 0}
     users = load_half("dev", name)
     for user in users:
         scope = f"/guards/{name}/{user['id']}"
@@ -85,6 +107,20 @@ def users_guard(memory: Memory, name: str, out: Any) -> None:
                 new=row["winner_text"],
                 reason=row["reason"],
             )
+        for row in contradictions_in_part(memory, scope):
+            old, new = fact_of.get(row["loser_id"], ""), fact_of.get(row["winner_id"], "")
+            kept_as: Verdict = kept_verdict(old, new, facts, user["questions"]) if old and new else "unjudged"
+            kept[kept_as] += 1
+            emit(
+                out,
+                guard="users",
+                set=name,
+                user=user["id"],
+                in_part=kept_as,
+                old=row["loser_text"],
+                new=row["winner_text"],
+                reason=row["reason"],
+            )
     emit(
         out,
         guard="users",
@@ -94,6 +130,7 @@ def users_guard(memory: Memory, name: str, out: Any) -> None:
         facts=sum(len(u["facts"]) for u in users),
         supersessions=sum(counts.values()),
         **counts,
+        in_part={**kept, "all": sum(kept.values())},
     )
 
 

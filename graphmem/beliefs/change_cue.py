@@ -28,7 +28,7 @@ from threading import Lock
 
 import numpy as np
 
-from graphmem.beliefs.judge import clauses_of
+from graphmem.beliefs.clauses import clauses_of
 from graphmem.beliefs.statements import Statement, stem
 from graphmem.embedding.base import Embedder, l2_normalize
 

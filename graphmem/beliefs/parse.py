@@ -25,6 +25,7 @@ from graphmem.beliefs.subjects import (
     inverted_copula,
     main_subject,
     mentions,
+    named_beside_owner,
     points_back,
     subject_nouns,
     subject_of,
@@ -147,6 +148,9 @@ class Clause:
     # the names that tell the subject apart from others of its kind, in a phrase hanging from it
     # ("uffizi" of "A ticket to the Uffizi", "ana" of "the meeting with Ana"), lower case
     subject_marks: frozenset[str] = frozenset()
+    # the subject is someone's and named beside it between commas ("Kenji's pastry assistant, Rina,
+    # lives in Osaka"): a person of the owner's, whatever the noun
+    named_beside: bool = False
 
 
 def named_words(clause: Clause) -> set[str]:
@@ -405,7 +409,7 @@ def _acts(verb: Any) -> frozenset[str]:
     )
 
 
-def _phrasal(verb: Any) -> str | None:
+def phrasal_of(verb: Any) -> str | None:
     """A verb with its particle as one word ("take_over" in "took over as lead"), else None."""
     if verb is None:
         return None
@@ -644,7 +648,7 @@ def _replaced_things(doc: Any) -> frozenset[str]:
     for t in doc:
         if t.pos_ != "VERB":
             continue
-        lemmas = {t.lemma_.lower(), _phrasal(t)}
+        lemmas = {t.lemma_.lower(), phrasal_of(t)}
         replacing = bool(
             lemmas & (REPLACING_LEMMAS | ENDING_LEMMAS)
         )  # "sold the Fiesta", "finished her master's"
@@ -687,9 +691,29 @@ def _off_attribute(doc: Any) -> frozenset[str]:
         before = doc[t.i - 1].lower_ if t.i > 0 else ""
         going = t.lower_ == "work" and before in {"to", "from"} and all(c.lower_ == "to" for c in t.children)
         naming = t.dep_ == "acl" and t.lemma_.lower() in {"name", "call"}
-        if going or naming or _moves_to_no_place(t, places):
+        if going or naming or _moves_to_no_place(t, places) or _says_of_another(t, main_subject(doc)):
             off |= {t.lower_, t.lemma_.lower()}
     return frozenset(off)
+
+
+RELATIVE_PRONOUNS = lexicon("who that which whom whose")
+
+
+def _says_of_another(verb: Any, subject: Any) -> bool:
+    """Whether ``verb`` heads a clause that describes a noun other than the main subject, with no
+    subject of its own but the noun it hangs from ("Lucía's manager is Astrid, based in Stockholm",
+    "... hired Tom, who lives in Leeds"): where that one lives or works, not the subject. What a
+    subject of no one's is ("Sophie is a designer based in Lyon") is said of that subject."""
+    if verb.dep_ not in {"acl", "relcl"} or verb.head.pos_ not in {"NOUN", "PROPN"} or verb.head == subject:
+        return False
+    if (
+        verb.head.dep_ in {"attr", "oprd"}
+        and subject is not None
+        and not any(c.dep_ == "poss" for c in subject.children)
+    ):
+        return False  # "Sophie is a designer based in Lyon": what the subject is, so where she is
+    own = [c for c in verb.children if c.dep_ in {"nsubj", "nsubjpass"}]
+    return all(c.lower_ in RELATIVE_PRONOUNS for c in own)
 
 
 @lru_cache(maxsize=8192)
@@ -721,7 +745,7 @@ def _read(text: str, speaker: str) -> Clause:
         verb, value_tokens = state.lemma_.lower(), [*value_tokens, root]
     elif verb is not None and verb not in LIGHT_VERBS:
         predicate = verb
-    phrasal = _phrasal(root)
+    phrasal = phrasal_of(root)
     if phrasal in PHRASAL_CHANGES:
         predicate = phrasal
     inverted = inverted_copula(doc)
@@ -806,4 +830,5 @@ def _read(text: str, speaker: str) -> Clause:
         off_attribute=_off_attribute(doc),
         replaced=_replaced_things(doc),
         subject_marks=_subject_marks(main),
+        named_beside=named_beside_owner(doc),
     )

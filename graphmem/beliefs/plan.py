@@ -19,6 +19,11 @@ class BeliefAction(BaseModel):
         "value for the same thing); delete: the new statement shows this one is wrong"
     )
     reason: str = Field(default="", description="one short phrase")
+    in_part: bool = Field(
+        default=False,
+        description="update only: the new statement changes only some of the things the stored "
+        "memory says, and the rest still holds (it stays current, marked as contradicted in part)",
+    )
 
 
 class BeliefPlan(BaseModel):
@@ -32,3 +37,8 @@ class BeliefPlan(BaseModel):
     def replaced(self) -> dict[str, str]:
         """Stored memory ids the new statement contradicts, with the reason."""
         return {a.memory_id: a.reason or a.action for a in self.actions if a.action != "keep"}
+
+    def in_part(self) -> set[str]:
+        """Stored memory ids of :meth:`replaced` that the new statement contradicts only in part:
+        they stay current for the rest of what they say."""
+        return {a.memory_id for a in self.actions if a.action == "update" and a.in_part}

@@ -23,7 +23,7 @@ from threading import Lock
 
 import numpy as np
 
-from graphmem.beliefs.judge import one_thing
+from graphmem.beliefs.keys import one_thing
 from graphmem.beliefs.parse import (
     CHANGE_LEMMAS,
     CORRECTION,

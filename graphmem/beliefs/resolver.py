@@ -10,7 +10,9 @@ from datetime import datetime
 import numpy as np
 
 from graphmem.beliefs.change_cue import ChangeCue, Kept
-from graphmem.beliefs.judge import RESTATES_OR_NARROWS, Verdict, clauses_of, judge_in_time
+from graphmem.beliefs.clauses import clauses_of
+from graphmem.beliefs.in_part import changes_in_part
+from graphmem.beliefs.judge import RESTATES_OR_NARROWS, Verdict, judge_in_time
 from graphmem.beliefs.pair_head import PairHead, shipped_head
 from graphmem.beliefs.pair_reader import PairEncoder, PairReading, shipped_reader
 from graphmem.beliefs.pair_tuned import shipped_tuned_reader
@@ -21,6 +23,7 @@ from graphmem.beliefs.relation import (
     announces_named_change,
     parse_named_changes_ahead,
 )
+from graphmem.beliefs.slots import attribute_families
 from graphmem.beliefs.statements import Statement
 from graphmem.embedding.base import Embedder, l2_normalize
 from graphmem.errors import LLMError
@@ -136,7 +139,25 @@ def read_apart(old: Statement, new: Statement) -> bool:
     in common ("Nadia's birthday is 9 October" / "Nadia started a new job at Unilever"): that is a
     reading, so the learned pair readers may not overrule it (the pair reader read that new job as
     ending the birthday at p 0.78)."""
-    return bool(old.families and new.families and not old.families & new.families)
+    families_old, families_new = attribute_families(old), attribute_families(new)
+    return bool(families_old and families_new and not families_old & families_new)
+
+
+def _in_part(
+    new: Statement, occurred_at: datetime, actions: list[BeliefAction], neighbours: Sequence[Neighbour]
+) -> list[BeliefAction]:
+    """``actions`` with each update that changes only some of what the earlier statement of the
+    two says marked ``in_part`` (beliefs/in_part.py): that one stays current for the rest."""
+    read = {n.id: n for n in neighbours}
+    marked = []
+    for action in actions:
+        n = read.get(action.memory_id)
+        if n is not None and action.action == "update":
+            earlier, later = (n.statement, new) if n.occurred_at <= occurred_at else (new, n.statement)
+            if changes_in_part(earlier, later):
+                action = action.model_copy(update={"in_part": True})
+        marked.append(action)
+    return marked
 
 
 def _topic_words(statement: Statement) -> frozenset[str]:
@@ -228,13 +249,14 @@ class BeliefChecker:
             actions.append(BeliefAction(memory_id=learned, action="update", reason=LEARNED))
             kept = [k for k in kept if k.id != learned]
         if actions:
-            return BeliefPlan(actions=self._one_value_a_clause(new, actions, neighbours), insert_new=True)
+            actions = self._one_value_a_clause(new, actions, neighbours)
+            return BeliefPlan(actions=_in_part(new, occurred_at, actions, neighbours), insert_new=True)
         replaced, reason = self._unnamed(new, occurred_at, neighbours, vector, kept)
         if replaced is None:
             replaced, reason = self._outdated_by(new, occurred_at, neighbours, vector)
         if replaced is not None:
             actions.append(BeliefAction(memory_id=replaced, action="update", reason=reason))
-        return BeliefPlan(actions=actions, insert_new=True)
+        return BeliefPlan(actions=_in_part(new, occurred_at, actions, neighbours), insert_new=True)
 
     def model_floor(self, verdict: Verdict, old: Statement, new: Statement) -> float | None:
         """How likely the pair model must read a replacement where the judge kept ``old`` and

@@ -166,6 +166,29 @@ def subject_of(doc: Any, speaker: str) -> tuple[str | None, set[str]]:
     return (f"{owner}'s {noun}" if owner else noun), set()  # "Bob's sister lives in Rome"
 
 
+def appositive_name(subject: Any) -> Any:
+    """The name set beside ``subject`` after a comma, saying who it is ("Rina" of "Kenji's pastry
+    assistant, Rina, lives in Osaka"); None when there is none."""
+    doc = subject.doc
+    return next(
+        (
+            c
+            for c in subject.children
+            if c.dep_ == "appos" and c.pos_ == "PROPN" and c.i > 0 and doc[c.i - 1].text == ","
+        ),
+        None,
+    )
+
+
+def named_beside_owner(doc: Any) -> bool:
+    """Whether the main subject is someone's (a possessor) and named beside it between commas
+    ("Kenji's pastry assistant, Rina, ..."): a person of the owner's, whatever the noun says of them."""
+    subject = main_subject(doc)
+    if subject is None or not any(c.dep_ == "poss" for c in subject.children):
+        return False
+    return appositive_name(subject) is not None
+
+
 def _misread_modifier(subject: Any) -> tuple[Any, Any, Any]:
     """(modifier, noun, the noun's head) of a subject whose first noun the model read as a subject
     of its own: "Our Q3 spend is ..." ("Q3" the subject of a verb "spend": a possessive only ever

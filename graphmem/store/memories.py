@@ -98,6 +98,9 @@ class Supersession:
     loser_strength: float
     detected_at: datetime
     contradicts: bool = True  # False for a refinement (D3): replaced, not proven wrong
+    # True where the newer belief changes only some of what the older says: a CONTRADICTS edge
+    # marked in_part, no SUPERSEDES, and the older memory stays current (beliefs/in_part.py)
+    in_part: bool = False
 
 
 @dataclass(frozen=True)
@@ -245,8 +248,12 @@ class MemoryStore:
             for out in tx.run("memories/reinforce_memories", rows=rows):
                 record = to_memory(out["memory"])
                 reinforced[record.id] = record
-        if supersede:
-            tx.run("beliefs/apply_supersessions", rows=[vars(s) for s in supersede])
+        whole = [vars(s) for s in supersede if not s.in_part]
+        if whole:
+            tx.run("beliefs/apply_supersessions", rows=whole)
+        in_part = [vars(s) for s in supersede if s.in_part]
+        if in_part:
+            tx.run("beliefs/apply_contradictions_in_part", rows=in_part)
         if heads:
             new_ids = [item.id for item in create]
             tx.run("memories/link_episode_heads", heads=[vars(h) for h in heads], new_ids=new_ids)

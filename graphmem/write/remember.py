@@ -11,7 +11,7 @@ import functools
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from itertools import pairwise
 from typing import Any, Protocol
@@ -19,6 +19,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from graphmem.beliefs.gate import gate_of, may_conflict_pairs
+from graphmem.beliefs.in_part import changes_in_part
 from graphmem.beliefs.judge import judge_in_time, parse_sentences_ahead
 from graphmem.beliefs.left_behind import parse_left_behind_ahead
 from graphmem.beliefs.refine import refines
@@ -329,10 +330,13 @@ class RememberPipeline:
             return
         by_id = {n.id: n for n in found}
         self._refinements(draft, [n for n in found if n.id not in replaced], stored, now, supersessions)
+        in_part = plan.in_part()
         for memory_id, reason in replaced.items():
             old = by_id[memory_id]
             draft.actions.append(f"contradicts:{old.id}")
-            if draft.occurred_at >= old.occurred_at:
+            if memory_id in in_part:  # only some of what the earlier says: both stay current
+                supersessions.append(_in_part(draft, old, reason, now))
+            elif draft.occurred_at >= old.occurred_at:
                 draft.actions.append(f"superseded:{old.id}")
                 supersessions.append(
                     _supersession(draft.memory_id, old.id, reason, old.strength, DEFAULT_CONFIDENCE, now)
@@ -346,8 +350,16 @@ class RememberPipeline:
 
     @staticmethod
     def _lost(a: _Draft, b: _Draft, reason: str, now: datetime) -> Supersession:
-        """The later of two drafts of one batch replaces the earlier one."""
+        """The later of two drafts of one batch replaces the earlier one, or contradicts it only
+        in part where it changes only some of what the earlier says (beliefs/in_part.py)."""
         winner, loser = (b, a) if b.occurred_at >= a.occurred_at else (a, b)
+        if changes_in_part(loser.statement, winner.statement):
+            winner.actions.append(f"contradicts:{loser.memory_id}")
+            loser.actions.append(f"contradicts:{winner.memory_id}")
+            lost = _supersession(
+                winner.memory_id, loser.memory_id, reason, INITIAL_STRENGTH, DEFAULT_CONFIDENCE, now
+            )
+            return replace(lost, loser_strength=INITIAL_STRENGTH, in_part=True)
         winner.actions += [f"contradicts:{loser.memory_id}", f"superseded:{loser.memory_id}"]
         loser.actions += [f"contradicts:{winner.memory_id}", f"superseded_by:{winner.memory_id}"]
         loser.lost_to = winner.memory_id
@@ -440,7 +452,7 @@ class RememberPipeline:
         item = draft.item
         strength = INITIAL_STRENGTH
         for s in supersessions:
-            if s.loser_id == draft.memory_id:
+            if s.loser_id == draft.memory_id and not s.in_part:
                 strength = min(strength, s.loser_strength)
         return NewMemory(
             id=draft.memory_id,
@@ -545,6 +557,18 @@ def _reinforcement(previous: Reinforcement | None, n: StoredNeighbour, now: date
         strength=reinforce(n.strength, hours),
         spaced_access_count=n.spaced_access_count + (1 if is_spaced(hours) else 0),
         accessed_at=now,
+    )
+
+
+def _in_part(draft: _Draft, old: StoredNeighbour, reason: str, now: datetime) -> Supersession:
+    """The later of ``draft`` and ``old`` contradicting only some of what the earlier says."""
+    later, earlier = (
+        (draft.memory_id, old.id) if draft.occurred_at >= old.occurred_at else (old.id, draft.memory_id)
+    )
+    return replace(
+        _supersession(later, earlier, reason, old.strength, DEFAULT_CONFIDENCE, now),
+        loser_strength=old.strength,
+        in_part=True,
     )
 
 

@@ -65,3 +65,30 @@ def test_a_relative_named_in_apposition_is_that_person(memory: Memory, scope: st
     ).memory
     memory.remember("Meera left the school to train as a nurse.", scope=scope, occurred_at=_day(40))
     assert memory.get(old.id).status == "superseded"
+
+
+def test_news_of_one_of_two_facts_contradicts_the_statement_in_part(memory: Memory, scope: str) -> None:
+    """A statement that holds two facts stays current when later news changes only one of them:
+    a CONTRADICTS edge marked in part, no SUPERSEDES, and recall still finds the fact that holds
+    (beliefs/in_part.py)."""
+    both = memory.remember(
+        "Oskar has coeliac disease and uses a glucose monitor.", scope=scope, occurred_at=_day(0)
+    ).memory
+    news = memory.remember(
+        "Oskar's glucose monitor was swapped for a Libre 3.", scope=scope, occurred_at=_day(30)
+    )
+    assert f"contradicts:{both.id}" in news.actions
+    assert f"superseded:{both.id}" not in news.actions
+    assert memory.get(both.id).status == "active"
+    rows = memory._executor.read("beliefs/scope_contradictions_in_part", scope=scope, allowed=None)
+    assert [(r["winner_id"], r["loser_id"]) for r in rows] == [(news.memory.id, both.id)]
+    assert not memory._executor.read("beliefs/scope_supersessions", scope=scope, allowed=None)
+    found = memory.recall("What illness does Oskar have?", scope=scope, reinforce=False)
+    assert both.id in [r.id for r in found.results]
+
+
+def test_news_of_the_one_fact_a_statement_holds_still_supersedes_it(memory: Memory, scope: str) -> None:
+    old = memory.remember("I live in Graz.", scope=scope, occurred_at=_day(0)).memory
+    news = memory.remember("I moved to Linz.", scope=scope, occurred_at=_day(30))
+    assert f"superseded:{old.id}" in news.actions
+    assert memory.get(old.id).status == "superseded"

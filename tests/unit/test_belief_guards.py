@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.belief_guards import verdict
+from bench.belief_guards import kept_verdict, verdict
 
 FACTS: dict[str, dict[str, Any]] = {
     "f1": {"id": "f1", "text": "Ana lives in Lagos.", "occurred_at": "2023-01-01"},
@@ -35,3 +35,9 @@ def test_what_the_questions_do_not_tell_is_left_to_a_person() -> None:
 def test_a_fact_true_only_as_of_a_date_after_the_newer_one_is_not_right() -> None:
     late = [{"answer_facts": ["f1"], "type": "as_of", "as_of": "2024-06-30"}, QUESTIONS[1]]
     assert verdict("f1", "f3", FACTS, late) == "unjudged"
+
+
+def test_keeping_a_fact_contradicted_in_part_is_right_when_it_is_asked_of_now() -> None:
+    assert kept_verdict("f2", "f3", FACTS, QUESTIONS) == "right"
+    assert kept_verdict("f1", "f3", FACTS, QUESTIONS) == "wrong"  # retiring it would have been right
+    assert kept_verdict("f4", "f3", FACTS, QUESTIONS) == "unjudged"

@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 import pytest
 
 from graphmem import language
-from graphmem.beliefs.judge import clauses_of, judge, judge_in_time, parse_sentences_ahead
+from graphmem.beliefs.clauses import clauses_of
+from graphmem.beliefs.judge import judge, judge_in_time, parse_sentences_ahead
 from graphmem.beliefs.resolver import read_apart
 from graphmem.beliefs.statements import read_statement
 from graphmem.dynamics.contradiction import contradiction_beta, penalised_strength
