@@ -1,4 +1,4 @@
-// C3: merge each pair's loser into its winner (same scope and layer, both active): the winner keeps the higher confidence and takes the loser's sources, entities, decisions and conflicts; the loser is superseded (reason 'merged'), never deleted. Pairs of one call share no memory.
+// C3: merge each pair's loser into its winner (same scope and layer, both active): the winner keeps the higher confidence and takes the loser's sources, entities, decisions and conflicts (a contradiction in part stays in part); the loser is superseded (reason 'merged'), never deleted. Pairs of one call share no memory.
 // mode: write
 UNWIND $pairs AS pair
 CALL (pair) {
@@ -43,7 +43,7 @@ CALL (pair) {
   CALL (w, l) {
     OPTIONAL MATCH (l)-[r:CONTRADICTS]-(o:Memory) WHERE o <> w
     FOREACH (_ IN CASE WHEN o IS NULL THEN [] ELSE [1] END |
-      MERGE (w)-[n:CONTRADICTS]->(o) ON CREATE SET n.strength = r.strength, n.detected_at = r.detected_at)
+      MERGE (w)-[n:CONTRADICTS]->(o) ON CREATE SET n.strength = r.strength, n.detected_at = r.detected_at, n.in_part = r.in_part)
     DELETE r
   }
   RETURN w.id AS winner, l.id AS loser

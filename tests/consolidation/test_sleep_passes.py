@@ -116,6 +116,33 @@ def test_merge_keeps_contradictions_and_scopes_apart(sleeper: Memory, sleep_driv
     )
 
 
+def test_a_merge_keeps_a_contradiction_in_part_in_part(sleeper: Memory, sleep_driver: neo4j.Driver) -> None:
+    """The merged-away duplicate's CONTRADICTS edge moves to the winner with its in-part mark, so the
+    winner stays current for the part no news changed."""
+    a = sleeper.remember("I love hiking in the mountains.", scope=SCOPE, importance=0.4).memory
+    b = sleeper.remember("I really love hiking in the mountains!", scope=SCOPE, importance=0.9).memory
+    news = sleeper.remember("The mountain hut we hike to closed for good.", scope=SCOPE).memory
+    for old in (a, b):  # whichever is merged away, its edge must move to the winner in part
+        cypher(
+            sleep_driver,
+            "MATCH (n:Memory {id: $n}), (o:Memory {id: $o}) "
+            "MERGE (n)-[c:CONTRADICTS]->(o) SET c.in_part = true, c.strength = 0.5, c.detected_at = datetime()",
+            n=news.id,
+            o=old.id,
+        )
+    report = sleeper.consolidate(["nightly"])
+    assert report.runs[0].counts["merged"] == 1
+    rows = cypher(
+        sleep_driver,
+        "MATCH (w:Memory {status: 'active'})-[c:CONTRADICTS]-(n:Memory {id: $n}) "
+        "WHERE w.id IN [$a, $b] RETURN c.in_part AS in_part",
+        n=news.id,
+        a=a.id,
+        b=b.id,
+    )
+    assert rows and all(r["in_part"] is True for r in rows)
+
+
 def test_duplicates_merge_in_each_scope_whatever_batch_its_vectors_are_read_in(
     build, sleep_driver: neo4j.Driver
 ) -> None:  # type: ignore[no-untyped-def]
