@@ -126,7 +126,8 @@ def test_a_merge_keeps_a_contradiction_in_part_in_part(sleeper: Memory, sleep_dr
         cypher(
             sleep_driver,
             "MATCH (n:Memory {id: $n}), (o:Memory {id: $o}) "
-            "MERGE (n)-[c:CONTRADICTS]->(o) SET c.in_part = true, c.strength = 0.5, c.detected_at = datetime()",
+            "MERGE (n)-[c:CONTRADICTS]->(o) "
+            "SET c.in_part = true, c.strength = 0.5, c.detected_at = datetime()",
             n=news.id,
             o=old.id,
         )
