@@ -14,7 +14,7 @@ from graphmem.errors import NotFoundError
 from graphmem.models import ForgetFilter, HistoryEntry, MemoryDetail, MemoryPatch, MemoryRecord
 from graphmem.scopes import scope_filter
 from graphmem.store.executor import QueryExecutor, Row, Transaction
-from graphmem.store.records import memory_fields, native, to_memory
+from graphmem.store.records import created_memory, memory_fields, native, to_memory
 from graphmem.store.similar import similar_rows
 from graphmem.store.write_vectors import ScopeVectors
 
@@ -229,7 +229,7 @@ class MemoryStore:
         created: list[MemoryRecord] = []
         if create:
             rows = [item.row(i) for i, item in enumerate(create)]
-            created = [to_memory(r["memory"]) for r in tx.run("memories/create_memories", rows=rows)]
+            created = [created_memory(r["memory"]) for r in tx.run("memories/create_memories", rows=rows)]
         reinforced: dict[str, MemoryRecord] = {}
         if reinforce:
             rows = [

@@ -8,7 +8,7 @@ import json
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import datetime
 from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
@@ -21,6 +21,7 @@ from graphmem.store.pool_rows import RECORD_TIMES as RECORD_TIMES
 from graphmem.store.pool_rows import DetailRows
 from graphmem.store.pool_rows import Facts as Facts
 from graphmem.store.pool_rows import ranking_facts as ranking_facts
+from graphmem.store.records import instant
 
 MIN_VISIBLE_STRENGTH = 0.1
 T = TypeVar("T")
@@ -168,15 +169,6 @@ def facts_of(row: Row) -> Facts:
         row.get("faded_at"),
         row.get("status"),
     )
-
-
-def instant(parts: list[int] | None) -> datetime | None:
-    """A datetime from Cypher's ``[t.epochSeconds, t.nanosecond, t.offsetSeconds]`` (None for null)."""
-    if parts is None:
-        return None
-    seconds, nanosecond, offset = parts
-    zone = UTC if not offset else timezone(timedelta(seconds=offset))
-    return datetime.fromtimestamp(seconds, zone).replace(microsecond=nanosecond // 1000)
 
 
 def _times(values: list[list[int] | None]) -> dict[str, datetime | None]:

@@ -19,8 +19,9 @@ from graphmem.store.pool_rows import (
     detail_row,
     detail_times,
 )
+from graphmem.store.records import instant
 from graphmem.store.scope_vectors import ScopeRows
-from graphmem.store.search import facts_of, instant
+from graphmem.store.search import facts_of
 
 
 def rows(ids: list[str], scope: str, vectors: list[list[float]]) -> ScopeRows:
