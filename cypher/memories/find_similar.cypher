@@ -13,9 +13,9 @@ CALL {
 WITH row, node, score
 ORDER BY score DESC
 RETURN row.index AS index,
-       collect({id: node.id, text: node.text, score: score, occurred_at: node.occurred_at,
+       collect({id: node.id, text: node.text, score: score, occurred_at: CASE WHEN node.occurred_at IS NULL THEN null ELSE [node.occurred_at.epochSeconds, node.occurred_at.nanosecond, node.occurred_at.offsetSeconds] END,
                 strength: node.strength, confidence: node.confidence,
-                last_accessed_at: node.last_accessed_at,
+                last_accessed_at: CASE WHEN node.last_accessed_at IS NULL THEN null ELSE [node.last_accessed_at.epochSeconds, node.last_accessed_at.nanosecond, node.last_accessed_at.offsetSeconds] END,
                 spaced_access_count: node.spaced_access_count,
-                labile_until: node.labile_until,
+                labile_until: CASE WHEN node.labile_until IS NULL THEN null ELSE [node.labile_until.epochSeconds, node.labile_until.nanosecond, node.labile_until.offsetSeconds] END,
                 metadata_json: node.metadata_json, embedding: node.embedding}) AS neighbours

@@ -1,4 +1,4 @@
-// A recall's second round trip: the graph neighbourhood of its seeds (episode, belief chain up to its current end, shared rare entities with how many memories mention the rarest shared one), filtered as expand_neighbourhood was, each neighbour with its cosine to the query embedding; then the records of the candidate pool $pool and of those neighbours (as recall_details reads them), each with its DERIVED_FROM sources and the memories it CONTRADICTS among them. Lineage is not spread here: it is handled after ranking. And the episode context of the candidates $context_of: for each, the memories next to it in its episode (NEXT, either way, at most $per_memory) with their cosines to the query, to the candidate and to each other (as vector.similarity.cosine, (1 + cos) / 2) and their texts (recall/episode_context.py). And how central each candidate of $context_of is among them (recall/hubs.py: its mean cosine to the others, which is its dot product with their sum less its own square): the sum of their embeddings, and each one's cosine to it and distance from the origin (as vector.similarity.cosine and vector.similarity.euclidean, 1 / (1 + d^2)), from which recall computes it (store/search.py centrality_from_sums; nothing to sum for fewer than two). Summing their pairwise cosines in Cypher took hundreds of milliseconds for a hundred candidates; sending their embeddings (about 35,000 floats) cost the client about 2 ms of CPU to decode, this about 1 ms more in Neo4j.
+// A recall's second round trip: the graph neighbourhood of its seeds (episode, belief chain up to its current end, shared rare entities with how many memories mention the rarest shared one), filtered as expand_neighbourhood was, each neighbour with its cosine to the query embedding; then the records of the candidate pool $pool and of those neighbours (as recall_details reads them), each with its DERIVED_FROM sources and the memories it CONTRADICTS among them, its ranking facts and its text: a detail row is a list, its values in the order store/pool_rows.py GRAPH_DETAIL_COLUMNS names them (each time as three values of the row, not a list of lists; a neighbour's ranking facts and text come with its detail row, not again in the neighbour's map: the names of maps and the nested lists were most of what the client spent decoding these rows). Lineage is not spread here: it is handled after ranking. And the episode context of the candidates $context_of: for each, the memories next to it in its episode (NEXT, either way, at most $per_memory) with their cosines to the query, to the candidate and to each other (as vector.similarity.cosine, (1 + cos) / 2) and their texts (recall/episode_context.py). And how central each candidate of $context_of is among them (recall/hubs.py: its mean cosine to the others, which is its dot product with their sum less its own square): the sum of their embeddings, and each one's cosine to it and distance from the origin (as vector.similarity.cosine and vector.similarity.euclidean, 1 / (1 + d^2)), from which recall computes it (store/search.py centrality_from_sums; nothing to sum for fewer than two). Summing their pairwise cosines in Cypher took hundreds of milliseconds for a hundred candidates; sending their embeddings (about 35,000 floats) cost the client about 2 ms of CPU to decode, this about 1 ms more in Neo4j.
 // mode: read
 CALL () {
   UNWIND $seeds AS seed
@@ -28,13 +28,7 @@ CALL () {
          AND NOT EXISTS { MATCH (w:Memory)-[:SUPERSEDES]->(m) WHERE w.occurred_at <= $as_of }))
   WITH DISTINCT seed, via, mentioned_by, m
   RETURN collect({seed: seed, via: via, mentioned_by: mentioned_by, id: m.id,
-           similarity: vector.similarity.cosine(m.embedding, $embedding),
-           text: m.text, importance: m.importance, strength: m.strength, layer: m.layer,
-           categories: m.categories, occurred: m.occurred_at.epochSeconds,
-           accessed: coalesce(m.last_accessed_at, m.occurred_at).epochSeconds,
-           spaced: coalesce(m.spaced_access_count, 0), priority: coalesce(m.priority, 0.0),
-           pinned: coalesce(m.pinned, false), fade: coalesce(m.fade, 1.0),
-           faded_at: m.consolidated_at.epochSeconds, status: m.status}) AS neighbours
+           similarity: vector.similarity.cosine(m.embedding, $embedding)}) AS neighbours
 }
 CALL (neighbours) {
   WITH $pool + [n IN neighbours | n.id] AS ids
@@ -42,15 +36,16 @@ CALL (neighbours) {
   WITH DISTINCT id, ids
   MATCH (m:Memory {id: id})
   WHERE ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
-  RETURN collect({
-           memory: m {.id, .text, .layer, .scope, .importance, .confidence, .strength, .status, .source,
-                      .metadata_json, categories: coalesce(m.categories, []),
-                      access_count: coalesce(m.access_count, 0), pinned: coalesce(m.pinned, false)},
-           times: [t IN [m.created_at, m.occurred_at, m.last_accessed_at, m.updated_at] |
-                   CASE WHEN t IS NULL THEN null ELSE [t.epochSeconds, t.nanosecond, t.offsetSeconds] END],
-           extractive: coalesce(m.extractive, false),
-           sources: [(m)-[:DERIVED_FROM]->(s:Memory) WHERE s.id IN ids | s.id],
-           contradicts: [(m)-[:CONTRADICTS]->(b:Memory) WHERE b.id IN ids | b.id]}) AS details
+  RETURN collect([m.id, m.layer, m.scope, m.importance, m.confidence, m.strength, m.status, m.source,
+           m.metadata_json, coalesce(m.categories, []), coalesce(m.access_count, 0), coalesce(m.pinned, false),
+           m.created_at.epochSeconds, m.created_at.nanosecond, m.created_at.offsetSeconds,
+           m.occurred_at.epochSeconds, m.occurred_at.nanosecond, m.occurred_at.offsetSeconds,
+           m.last_accessed_at.epochSeconds, m.last_accessed_at.nanosecond, m.last_accessed_at.offsetSeconds,
+           m.updated_at.epochSeconds, m.updated_at.nanosecond, m.updated_at.offsetSeconds,
+           coalesce(m.extractive, false), coalesce(m.spaced_access_count, 0), coalesce(m.priority, 0.0),
+           coalesce(m.fade, 1.0), m.consolidated_at.epochSeconds,
+           [(m)-[:DERIVED_FROM]->(s:Memory) WHERE s.id IN ids | s.id],
+           [(m)-[:CONTRADICTS]->(b:Memory) WHERE b.id IN ids | b.id], m.text]) AS details
 }
 CALL () {
   UNWIND $context_of AS id

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -14,7 +14,7 @@ from graphmem.errors import NotFoundError
 from graphmem.models import ForgetFilter, HistoryEntry, MemoryDetail, MemoryPatch, MemoryRecord
 from graphmem.scopes import scope_filter
 from graphmem.store.executor import QueryExecutor, Row, Transaction
-from graphmem.store.records import memory_fields, native, to_memory
+from graphmem.store.records import created_memory, instant, memory_fields, native, to_memory
 from graphmem.store.similar import similar_rows
 from graphmem.store.write_vectors import ScopeVectors
 
@@ -124,18 +124,21 @@ class WriteOutcome:
 
 
 def _neighbour(raw: dict[str, Any]) -> StoredNeighbour:
+    """A similar memory from a row of memories/find_similar or memories/neighbour_details, its
+    times as [epoch seconds, nanosecond, offset] (store/records.py ``instant``: the driver's
+    DateTimes cost a batch's write more CPU than reading the rest of these rows)."""
     meta = raw.get("metadata_json")
     return StoredNeighbour(
         id=raw["id"],
         text=raw["text"],
         cosine=cosine_from_index_score(float(raw["score"])),
-        occurred_at=raw["occurred_at"],
+        occurred_at=cast(datetime, instant(raw["occurred_at"])),  # every memory has one
         strength=float(raw["strength"] if raw["strength"] is not None else 1.0),
         confidence=float(raw["confidence"] if raw["confidence"] is not None else 1.0),
-        last_accessed_at=raw["last_accessed_at"],
+        last_accessed_at=instant(raw["last_accessed_at"]),
         spaced_access_count=int(raw["spaced_access_count"] or 0),
         metadata=json.loads(meta) if meta else {},
-        labile_until=raw.get("labile_until"),
+        labile_until=instant(raw.get("labile_until")),
         embedding=None if raw.get("embedding") is None else np.asarray(raw["embedding"], dtype=np.float32),
     )
 
@@ -232,7 +235,7 @@ class MemoryStore:
         created: list[MemoryRecord] = []
         if create:
             rows = [item.row(i) for i, item in enumerate(create)]
-            created = [to_memory(r["memory"]) for r in tx.run("memories/create_memories", rows=rows)]
+            created = [created_memory(r["memory"]) for r in tx.run("memories/create_memories", rows=rows)]
         reinforced: dict[str, MemoryRecord] = {}
         if reinforce:
             rows = [

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 from neo4j.time import Date, DateTime
@@ -45,6 +45,28 @@ def utc_instant(seconds: int | None, microsecond: int | None) -> datetime | None
     if seconds is None:
         return None
     return EPOCH + timedelta(seconds=seconds, microseconds=microsecond or 0)
+
+
+def instant(parts: list[int] | None) -> datetime | None:
+    """A datetime from Cypher's ``[t.epochSeconds, t.nanosecond, t.offsetSeconds]`` (None for null)."""
+    if parts is None:
+        return None
+    seconds, nanosecond, offset = parts
+    zone = UTC if not offset else timezone(timedelta(seconds=offset))
+    return datetime.fromtimestamp(seconds, zone).replace(microsecond=nanosecond // 1000)
+
+
+# The times a memory created by memories/create_memories comes back with, each as Cypher's
+# ``[t.epochSeconds, t.nanosecond, t.offsetSeconds]`` (:func:`instant`) instead of a DateTime.
+CREATED_TIMES = ("created_at", "occurred_at", "last_accessed_at")
+
+
+def created_memory(props: dict[str, Any]) -> MemoryRecord:
+    """A MemoryRecord from the map memories/create_memories returns: its node's properties, the
+    times of :data:`CREATED_TIMES` as epoch parts. The driver builds each DateTime through a time
+    zone lookup, about 0.1 ms of CPU a value, three a memory: a batch of 500 spent about as much
+    on them as on the rest of reading its rows back; the parts give the same instants."""
+    return to_memory({**props, **{name: instant(props.get(name)) for name in CREATED_TIMES}})
 
 
 def memory_fields(props: dict[str, Any]) -> dict[str, Any]:

@@ -8,7 +8,7 @@ import json
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import datetime
 from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
@@ -17,6 +17,11 @@ from graphmem.models import MemoryRecord
 from graphmem.store.executor import QueryExecutor, Row, Transaction
 from graphmem.store.fulltext import keyword_params
 from graphmem.store.memories import cosine_from_index_score
+from graphmem.store.pool_rows import RECORD_TIMES as RECORD_TIMES
+from graphmem.store.pool_rows import DetailRows
+from graphmem.store.pool_rows import Facts as Facts
+from graphmem.store.pool_rows import ranking_facts as ranking_facts
+from graphmem.store.records import instant
 
 MIN_VISIBLE_STRENGTH = 0.1
 T = TypeVar("T")
@@ -46,26 +51,6 @@ class SearchFilter:
             "as_of": self.as_of,
             "categories": None if self.categories is None else list(self.categories),
         }
-
-
-class Facts(NamedTuple):
-    """The scalar properties ranking needs (cheap to read, unlike whole records). A named tuple,
-    as are :class:`Candidate` and :class:`Neighbour`: a recall makes a few hundred of them, and a
-    frozen dataclass of a dozen fields costs about five times as much to make (its ``__init__``
-    sets each field through ``object.__setattr__``)."""
-
-    importance: float
-    strength: float
-    layer: str
-    categories: tuple[str, ...]
-    occurred: float
-    accessed: float
-    spaced: int
-    priority: float
-    pinned: bool
-    fade: float = 1.0
-    faded_at: float | None = None  # when consolidation set ``fade`` (epoch seconds)
-    status: str = "active"
 
 
 class Candidate(NamedTuple):
@@ -184,51 +169,6 @@ def facts_of(row: Row) -> Facts:
         row.get("faded_at"),
         row.get("status"),
     )
-
-
-def ranking_facts(
-    importance: Any,
-    strength: Any,
-    layer: Any,
-    categories: Any,
-    occurred: Any,
-    accessed: Any,
-    spaced: Any,
-    priority: Any,
-    pinned: Any,
-    fade: Any,
-    faded_at: Any,
-    status: Any,
-) -> Facts:
-    """:class:`Facts` of the values the graph sent for one memory, in its field order, with the
-    defaults of a property the memory lacks (importance 0.5, strength 1.0, fade 1.0, active...)."""
-    return Facts(
-        float(importance if importance is not None else 0.5),
-        float(strength if strength is not None else 1.0),
-        str(layer),
-        tuple(categories or ()),
-        float(occurred or 0),
-        float(accessed or 0),
-        int(spaced or 0),
-        float(priority or 0.0),
-        bool(pinned),
-        float(fade or 1.0),
-        float(faded_at) if faded_at is not None else None,
-        str(status or "active"),
-    )
-
-
-# A record's times, in the order the detail rows send them.
-RECORD_TIMES = ("created_at", "occurred_at", "last_accessed_at", "updated_at")
-
-
-def instant(parts: list[int] | None) -> datetime | None:
-    """A datetime from Cypher's ``[t.epochSeconds, t.nanosecond, t.offsetSeconds]`` (None for null)."""
-    if parts is None:
-        return None
-    seconds, nanosecond, offset = parts
-    zone = UTC if not offset else timezone(timedelta(seconds=offset))
-    return datetime.fromtimestamp(seconds, zone).replace(microsecond=nanosecond // 1000)
 
 
 def _times(values: list[list[int] | None]) -> dict[str, datetime | None]:
@@ -410,19 +350,22 @@ def centrality_from_sums(
 
 
 def neighbourhood_of(row: Row) -> tuple[list[Neighbour], Pool]:
-    """The neighbours, pool rows, episode contexts and centralities of an expansion's row (its
-    columns ``neighbours``, ``details``, ``around`` and ``centres``, what the graph computed of
-    the candidates' embeddings for :func:`centrality_from_sums`). A cached recall's check makes
-    its own from the cache (store/scope_vectors.py ``checked``)."""
-    details = {d["memory"]["id"]: d for d in row["details"]}
+    """The neighbours, pool rows (:class:`DetailRows`), episode contexts and centralities of an
+    expansion's row (its columns ``neighbours``, ``details``, ``around`` and ``centres``, what the
+    graph computed of the candidates' embeddings for :func:`centrality_from_sums`). A cached
+    recall's check makes its own from the cache (store/scope_vectors.py ``checked``)."""
+    # a detail row is a list as GRAPH_DETAIL_COLUMNS, its text last; a neighbour's facts and text
+    # come with its detail row
+    values = {str(d[0]): d for d in row["details"]}
+    details = DetailRows(values, {m: str(d[-1]) for m, d in values.items()})
     neighbours = [
         Neighbour(
             r["seed"],
             r["via"],
             r["id"],
-            facts_of(r),
+            details.facts(r["id"]),
             _similarity(r["similarity"]),
-            str(r["text"]),
+            details.text(r["id"]),
             int(r["mentioned_by"] or 0),
         )
         for r in row["neighbours"]

@@ -10,16 +10,18 @@ import numpy as np
 import pytest
 
 from graphmem.recall.vector_cache import Opened, Subtree, VectorCache, first_check
-from graphmem.store.scope_vectors import (
+from graphmem.store.pool_rows import (
     DETAIL_COLUMNS,
+    RECORD_TIMES,
     TIME_PARTS,
     DetailRows,
-    ScopeRows,
     detail_facts,
     detail_row,
     detail_times,
 )
-from graphmem.store.search import RECORD_TIMES, facts_of, instant
+from graphmem.store.records import instant
+from graphmem.store.scope_vectors import ScopeRows
+from graphmem.store.search import facts_of
 
 
 def rows(ids: list[str], scope: str, vectors: list[list[float]]) -> ScopeRows:
