@@ -52,9 +52,12 @@ RECALL_WORDS: dict[str, frozenset[str]] = {
 # Friday night", "plays the kantele"). It holds several values at once, so a later one does not
 # follow an earlier one (recall/latest.py): it only orders what the question found.
 PASTIME = "pastime"
-_ASKED_ONLY = {PASTIME: frozenset({"hobby", "hobbies", "fun", "pastime", "pastimes", "leisure", "spare"})}
+# The nouns of a pastime name it in a memory too ("Kenji's hobby is restoring old film cameras").
+_PASTIME_NOUNS = frozenset({"hobby", "hobbies", "pastime", "pastimes"})
+_ASKED_ONLY = {PASTIME: _PASTIME_NOUNS | {"fun", "leisure", "spare"}}
 _STATED_ONLY = {
-    PASTIME: frozenset(
+    PASTIME: _PASTIME_NOUNS
+    | frozenset(
         {"play", "plays", "playing", "sing", "sings", "singing", "practise", "practises", "practice"}
         | {"practices", "surf", "surfs", "surfing", "swim", "swims", "swimming", "hike", "hikes"}
         | {"hiking", "climb", "climbs", "climbing", "paint", "paints", "painting", "knit", "knits"}
@@ -67,6 +70,7 @@ _PAIRS = {
     ("getting", "around"): "transport",
     ("get", "to"): "transport",  # "get to work", "get to the office"
     ("a", "living"): "employment",  # "what does Ahmet do for a living?"
+    ("free", "time"): PASTIME,  # "in his free time", as "in his spare time"
     ("broke", "up"): "relationship",
     ("split", "up"): "relationship",
 }
