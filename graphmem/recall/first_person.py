@@ -44,6 +44,12 @@ _PRONOUN = re.compile(
 _AS = {"i'm": "{} is", "i am": "{} is", "i've": "{} has", "i'd": "{} would", "i'll": "{} will"}
 _AS |= {"we're": "{} is", "we've": "{} has", "we'll": "{} will"}
 _AS |= {"my": "{}'s", "mine": "{}'s", "our": "{}'s", "myself": "{}", "me": "{}", "us": "{}", "we": "{}"}
+# After the name, the speaker is "they": the name said once, as a third-person memory says it
+# ("Since I work from home now I don't commute" -> "Since Lucía works from home now they don't
+# commute"); the name said again in every clause made a memory closer to any question naming them.
+_THEN = {"i'm": "they're", "i am": "they are", "i've": "they've", "i'd": "they'd", "i'll": "they'll"}
+_THEN |= {"we're": "they're", "we've": "they've", "we'll": "they'll", "we": "they", "i": "they"}
+_THEN |= {"my": "their", "mine": "theirs", "our": "their", "myself": "themselves", "me": "them", "us": "them"}
 _GREETING = re.compile(r"^\s*(?:hi|hello|hey)\b[\s,!.]*", re.IGNORECASE)
 # "Caroline: ...", "User: ...", "Dr. Mensah: ...": a speaker is named in a word or three, not in
 # a clause ("Started a new job today: design lead at Klarna")
@@ -128,17 +134,23 @@ def _spelling(owner: str, texts: Iterable[str]) -> str | None:
 
 
 def as_said_by(text: str, name: str) -> str:
-    """``text`` with ``name`` in place of the speaker's pronouns: "My sister Jiwoo is a dentist"
-    -> "Hana's sister Jiwoo is a dentist", "I'm vegan" -> "Lucía is vegan"; and before a note
-    without a subject: "Started a new job today" -> "Hana started a new job today"."""
-
-    def named(match: re.Match[str]) -> str:
-        word = match.group(0)
-        return _AS.get(word.lower(), "{}").format(name)
+    """``text`` with ``name`` in place of the speaker's first pronoun, and "they" for the rest:
+    "My sister Jiwoo is a dentist" -> "Hana's sister Jiwoo is a dentist", "I'm vegan" -> "Lucía is
+    vegan", "I moved in with my aunt" -> "Hana moved in with their aunt"; and before a note without
+    a subject: "Started a new job today" -> "Hana started a new job today"."""
 
     body = _GREETING.sub("", text, count=1)
     if subjectless(body):
         body = f"{name} {body[:1].lower()}{body[1:]}"
+    said = [False]
+
+    def named(match: re.Match[str]) -> str:
+        word = match.group(0).lower()
+        if said[0]:
+            return _THEN.get(word, "they")
+        said[0] = True
+        return _AS.get(word, "{}").format(name)
+
     return _PRONOUN.sub(named, body)
 
 

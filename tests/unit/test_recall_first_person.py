@@ -36,6 +36,7 @@ HANA = {
         ("Started a new job today: sous-chef at Nori.", "Hana started a new job today: sous-chef at Nori."),
         ("Just adopted a beagle called Toast.", "Hana just adopted a beagle called Toast."),
         ("Runs a small bakery in Daegu.", "Hana runs a small bakery in Daegu."),
+        ("Since I work from home I sold my car.", "Since Hana work from home they sold their car."),
     ],
 )
 def test_a_first_person_memory_is_rewritten_with_the_name(text: str, said: str) -> None:
@@ -113,7 +114,7 @@ def test_a_relative_of_the_speaker_is_read_as_someone_else_than_the_speaker() ->
 def test_the_rewritten_memory_keeps_the_better_cosine() -> None:
     evidence = {"a": Evidence(cosine=0.3), "c": Evidence(cosine=0.7), "b": Evidence(cosine=0.6)}
     vectors = {
-        "Hana live in Mapo-gu with Hana's cat Dubu.": [0.8],
+        "Hana live in Mapo-gu with their cat Dubu.": [0.8],
         "Hana's older sister Jiwoo is a dentist in Incheon.": [0.5],
     }
     said = read_as_said(
