@@ -96,9 +96,6 @@ class RankWeights:
     # 0.851/0.990; the followers alone 0.898/0.945, 0.867/0.933, 0.851/0.980; main 0.906/0.945,
     # 0.847/0.920, 0.812/0.970 (bench/results/user-memory-dev-rank13-before-after.jsonl).
     attribute: float = 0.1
-    # Whether a replaced belief speaking of the attribute asked about, whose replacers speak only of
-    # other attributes, still answers (recall/retired.py); off, the belief check is trusted.
-    standing: bool = True
 
     def __post_init__(self) -> None:
         if 2 * self.dynamics_cap + self.entity_bonus >= CLEAR_MARGIN:

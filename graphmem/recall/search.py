@@ -38,7 +38,6 @@ from graphmem.recall.latest import asks_how_things_stand, later_first, leaning_l
 from graphmem.recall.lineage import LINEAGE_POOL, evidence_first, vouched
 from graphmem.recall.lucene import lucene_query
 from graphmem.recall.query_vectors import QueryVectors
-from graphmem.recall.retired import still_standing
 from graphmem.recall.ranking import (
     Evidence,
     Link,
@@ -314,8 +313,8 @@ class Recaller:
             # Asked how things stand now, the later of two statements on one thing first.
             stands = asks_how_things_stand(query.query, attributes)
             now = current_only and s.ranking.follower_share > 0 and stands
-            reading = (texts, asked, attributes, names)
-            ranked, standing = self._rank(
+            latest = (texts, asked, attributes, names) if now else None
+            ranked = self._rank(
                 vector,
                 fulltext,
                 deep,
@@ -325,8 +324,7 @@ class Recaller:
                 query.intent,
                 current_only,
                 frozenset(others),
-                reading,
-                now,
+                latest,
             )
             # Records, lineage and conflicts of the pool came with the neighbourhood, before choosing.
             details = pool_rows.details([m for m, _, _ in ranked[: query.limit * LINEAGE_POOL]])
@@ -338,10 +336,7 @@ class Recaller:
             missing = [m for m in ids if m not in records]
             if missing:  # deleted since the candidates were read, or beyond them: read it again
                 records.update(self._search.details(tx, missing).records)
-            # A replaced belief that still stands for this question was replaced on something else.
-            conflicts = [
-                (a, b) for a, b in details.contradictions if a in ids and b in ids and b not in standing
-            ]
+            conflicts = [(a, b) for a, b in details.contradictions if a in ids and b in ids]
             return _Found(vector, chosen, records, conflicts)
 
         found = self._search.read(work)
@@ -453,29 +448,20 @@ class Recaller:
         intent: Intent | None,
         current_only: bool,
         others: frozenset[str] = frozenset(),
-        reading: tuple[dict[str, str], Whose | None, frozenset[str], frozenset[str]] | None = None,
-        stands_now: bool = False,
-    ) -> tuple[list[tuple[str, float, list[str]]], frozenset[str]]:
+        latest: tuple[dict[str, str], Whose | None, frozenset[str], frozenset[str]] | None = None,
+    ) -> list[tuple[str, float, list[str]]]:
         """Relevance spread to graph neighbours, then nudged by dynamics and intent; best first.
         A memory about someone else than asked (``others``, whose ``base`` is already lowered)
         lifted by a neighbour loses ``other_subject`` of the lift too, and all of it when the lift
         is a replaced belief's (that belief was of the one asked about). With
         ``latest`` (the texts, whose fact is asked for and the attributes it names), the later of
-        two statements on one thing ranks first (recall/latest.py) when ``stands_now`` (asked how
-        things stand now). A replaced belief that still stands for the question (recall/retired.py, read from
-        ``reading``) ranks as any candidate; returned with the ranking."""
+        two statements on one thing ranks first (recall/latest.py)."""
         s = self._settings
         facts: dict[str, Facts] = {c.id: c.facts for c in [*deep, *fulltext, *vector]}
         for n in neighbours:
             facts.setdefault(n.id, n.facts)
         links = [Link(n.seed_id, n.id, n.via, entity_weight(n, len(base))) for n in neighbours]
         replaced = frozenset(m for m in base if current_only and facts[m].status == "superseded")
-        standing: frozenset[str] = frozenset()
-        if replaced and reading is not None and s.ranking.standing:
-            texts, asked, attributes, names = reading
-            nouns = owners_nouns(asked, attributes)
-            standing = still_standing(replaced, links, texts, attributes, asked, nouns, names)
-            replaced -= standing
         scores, lifted_by = spread(base, links, s.ranking, replaced)
         retired = {m: scores[m] for m in replaced if m in scores}
         for memory_id in replaced:
@@ -501,10 +487,8 @@ class Recaller:
                 scores[memory_id] += intent_bonus(boost, s.ranking)
                 if boost > 1.0:
                     reasons.setdefault(memory_id, []).append(f"fits intent {intent}")
-        for memory_id in standing:
-            reasons.setdefault(memory_id, []).append("replaced on something else than asked")
-        if stands_now and reading is not None:
-            texts, asked, attributes, names = reading
+        if latest is not None:
+            texts, asked, attributes, names = latest
             occurred = {m: facts[m].occurred for m in [*scores, *retired]}
             related = {m for m, r in base.items() if r >= LOW_SIMILARITY}
             scores, moved = later_first(
@@ -521,4 +505,4 @@ class Recaller:
             scores = leaning_later(scores, occurred, related, s.ranking.later_lean)
             for memory_id in sorted(moved):
                 reasons.setdefault(memory_id, []).append("said later of the same as a match")
-        return [(m, scores[m], reasons.get(m, [])) for m in ordered(scores)], standing
+        return [(m, scores[m], reasons.get(m, [])) for m in ordered(scores)]
