@@ -27,6 +27,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from graphmem.beliefs.statements import SINGLE_VALUED
+from graphmem.language import tag_all
 from graphmem.recall.lucene import WORK_AS_JOB, after_a_living, work_as_a_place
 from graphmem.recall.whose import NO_NAMES, Whose, as_owners, other_subject, stated_of
 
@@ -102,6 +103,28 @@ def _attributes(text: str, own_words: Mapping[str, frozenset[str]]) -> frozenset
     return frozenset(found)
 
 
+# A role held at, with or for a named place ("Lucía is a data scientist at Mercado Libre", "Aroha is
+# a ranger with the Department of Conservation"): a job said without a word for one.
+_AT_A_PLACE = frozenset({"at", "with", "for"})
+_MAYBE_A_ROLE = re.compile(r"\b(?:a|an)\s.*\b(?:at|with|for)\s", re.IGNORECASE)
+
+
+def holds_a_role(text: str) -> bool:
+    """Whether ``text`` says someone is a common noun (a role) at, with or for a proper noun, read
+    from spaCy's parse (cached per text): "Lucía Fernández is a data scientist at Mercado Libre",
+    not "Elena's cardiologist is Dr. Stoyanova at St. George hospital" nor "Tom is a fan of Arsenal"."""
+    if _MAYBE_A_ROLE.search(text) is None:
+        return False
+    for token in tag_all([text])[0]:
+        if token.dep_ != "attr" or token.pos_ != "NOUN" or token.head.lemma_ != "be":
+            continue
+        for prep in token.subtree:
+            if prep.dep_ == "prep" and prep.lower_ in _AT_A_PLACE:
+                if any(c.dep_ == "pobj" and c.pos_ == "PROPN" for c in prep.children):
+                    return True
+    return False
+
+
 def attributes_asked(question: str) -> frozenset[str]:
     """The attributes that the words of ``question`` name."""
     return _attributes(question, _ASKED_ONLY)
@@ -110,9 +133,11 @@ def attributes_asked(question: str) -> frozenset[str]:
 @lru_cache(maxsize=STATED_TEXTS)
 def attributes_of(memory: str) -> frozenset[str]:
     """The single-valued attributes ``memory`` speaks of, in the words the belief check reads them
-    by and recall's own (``RECALL_WORDS``, and the activities of a pastime). Kept per text: a recall
+    by and recall's own (``RECALL_WORDS``, and the activities of a pastime), and employment when it
+    says someone holds a role at a named place (:func:`holds_a_role`). Kept per text: a recall
     reads it of every candidate, and a scope's texts recur."""
-    return _attributes(memory, _STATED_ONLY)
+    found = _attributes(memory, _STATED_ONLY)
+    return found | {"employment"} if "employment" not in found and holds_a_role(memory) else found
 
 
 def owners_nouns(asked: Whose | None, attributes: Collection[str]) -> frozenset[str]:
