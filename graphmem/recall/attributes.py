@@ -119,9 +119,9 @@ def holds_a_role(text: str) -> bool:
         if token.dep_ != "attr" or token.pos_ != "NOUN" or token.head.lemma_ != "be":
             continue
         for prep in token.subtree:
-            if prep.dep_ == "prep" and prep.lower_ in _AT_A_PLACE:
-                if any(c.dep_ == "pobj" and c.pos_ == "PROPN" for c in prep.children):
-                    return True
+            at_a_place = prep.dep_ == "prep" and prep.lower_ in _AT_A_PLACE
+            if at_a_place and any(c.dep_ == "pobj" and c.pos_ == "PROPN" for c in prep.children):
+                return True
     return False
 
 
@@ -226,3 +226,18 @@ def speaking_of(
         if m in related
     }
     return {m: attributes for m, attributes in found.items() if attributes}
+
+
+def elsewhere(asked: frozenset[str], texts: Mapping[str, str], related: Collection[str]) -> set[str]:
+    """The ``related`` memories of ``texts`` that speak only of single-valued attributes other than
+    those ``asked`` about (one of which holds one value at a time): "Ahmet lives in Moda"
+    answers where he lives, not "What does Ahmet do for a living?"."""
+    single = asked & SINGLE_VALUED.keys()
+    if not single:
+        return set()
+    found = set()
+    for m in related:
+        stated = attributes_of(texts[m]) & SINGLE_VALUED.keys() if m in texts else frozenset()
+        if stated and not stated & asked:
+            found.add(m)
+    return found

@@ -27,7 +27,7 @@ from datetime import timedelta
 from graphmem.clock import Clock, SystemClock
 from graphmem.embedding.base import Embedder
 from graphmem.models import MemoryRecord, Recalled, RecallQuery, RecallResult
-from graphmem.recall.attributes import attributes_asked, names_in, owners_nouns, speaking_of
+from graphmem.recall.attributes import attributes_asked, elsewhere, names_in, owners_nouns, speaking_of
 from graphmem.recall.budget import tight_budget
 from graphmem.recall.dated import without_dates
 from graphmem.recall.evidence import Found, Hit, Plan, evidence_of, in_context
@@ -307,9 +307,13 @@ class Recaller:
             if s.ranking.attribute:
                 related = {m for m, r in base.items() if r >= LOW_SIMILARITY and m not in others}
                 nouns = owners_nouns(asked, attributes)
-                for m in speaking_of(attributes, texts, related, asked, nouns, names):
+                speaking = speaking_of(attributes, texts, related, asked, nouns, names)
+                for m in speaking:
                     base[m] += s.ranking.attribute
                     reasons.setdefault(m, []).append("speaks of what is asked about")
+                for m in elsewhere(attributes, texts, related - speaking.keys()):
+                    base[m] -= s.ranking.attribute
+                    reasons.setdefault(m, []).append("speaks of something else than asked")
             # Asked how things stand now, the later of two statements on one thing first.
             stands = asks_how_things_stand(query.query, attributes)
             now = current_only and s.ranking.follower_share > 0 and stands

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.recall.attributes import attributes_asked, attributes_of, holds_a_role, names_in, speaking_of
+from graphmem.recall.attributes import (
+    attributes_asked,
+    attributes_of,
+    elsewhere,
+    holds_a_role,
+    names_in,
+    speaking_of,
+)
 from graphmem.recall.latest import later_first
 from graphmem.recall.whose import asked_about
 
@@ -215,3 +222,14 @@ def test_a_role_held_at_a_named_place_speaks_of_employment(text: str, role: bool
 def test_free_time_and_a_hobby_name_a_pastime() -> None:
     assert "pastime" in attributes_asked("What does Bram do in his free time?")
     assert "pastime" in attributes_of("Bram's hobby is repairing old radios.")
+
+
+def test_a_memory_speaking_only_of_another_attribute_is_told_apart() -> None:
+    texts = {
+        "home": "Bram lives in Utrecht.",
+        "job": "Bram works at a bike shop.",
+        "fan": "Bram supports Feyenoord.",
+    }
+    asked = attributes_asked("What does Bram do for a living?")
+    assert elsewhere(asked, texts, texts.keys()) == {"home"}
+    assert elsewhere(attributes_asked("What does Bram like?"), texts, texts.keys()) == set()
