@@ -228,6 +228,11 @@ def speaking_of(
     return {m: attributes for m, attributes in found.items() if attributes}
 
 
+# The single-valued attributes of a person; a project's (its schedule, its technology: "runs",
+# "switched") are read from words a person's facts use otherwise ("I run a patisserie").
+_OF_A_PERSON = frozenset(SINGLE_VALUED.keys() - {"schedule", "technology"})
+
+
 def elsewhere(asked: frozenset[str], texts: Mapping[str, str], related: Collection[str]) -> set[str]:
     """The ``related`` memories of ``texts`` that speak only of single-valued attributes other than
     those ``asked`` about (one of which holds one value at a time): "Ahmet lives in Moda"
@@ -237,7 +242,7 @@ def elsewhere(asked: frozenset[str], texts: Mapping[str, str], related: Collecti
         return set()
     found = set()
     for m in related:
-        stated = attributes_of(texts[m]) & SINGLE_VALUED.keys() if m in texts else frozenset()
+        stated = attributes_of(texts[m]) & _OF_A_PERSON if m in texts else frozenset()
         if stated and not stated & asked:
             found.add(m)
     return found
