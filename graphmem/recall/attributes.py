@@ -27,6 +27,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from graphmem.beliefs.statements import SINGLE_VALUED
+from graphmem.language import tag_all
 from graphmem.recall.lucene import WORK_AS_JOB, after_a_living, work_as_a_place
 from graphmem.recall.whose import NO_NAMES, Whose, as_owners, other_subject, stated_of
 
@@ -52,9 +53,12 @@ RECALL_WORDS: dict[str, frozenset[str]] = {
 # Friday night", "plays the kantele"). It holds several values at once, so a later one does not
 # follow an earlier one (recall/latest.py): it only orders what the question found.
 PASTIME = "pastime"
-_ASKED_ONLY = {PASTIME: frozenset({"hobby", "hobbies", "fun", "pastime", "pastimes", "leisure", "spare"})}
+# The nouns of a pastime name it in a memory too ("Kenji's hobby is restoring old film cameras").
+_PASTIME_NOUNS = frozenset({"hobby", "hobbies", "pastime", "pastimes"})
+_ASKED_ONLY = {PASTIME: _PASTIME_NOUNS | {"fun", "leisure", "spare"}}
 _STATED_ONLY = {
-    PASTIME: frozenset(
+    PASTIME: _PASTIME_NOUNS
+    | frozenset(
         {"play", "plays", "playing", "sing", "sings", "singing", "practise", "practises", "practice"}
         | {"practices", "surf", "surfs", "surfing", "swim", "swims", "swimming", "hike", "hikes"}
         | {"hiking", "climb", "climbs", "climbing", "paint", "paints", "painting", "knit", "knits"}
@@ -67,6 +71,7 @@ _PAIRS = {
     ("getting", "around"): "transport",
     ("get", "to"): "transport",  # "get to work", "get to the office"
     ("a", "living"): "employment",  # "what does Ahmet do for a living?"
+    ("free", "time"): PASTIME,  # "in his free time", as "in his spare time"
     ("broke", "up"): "relationship",
     ("split", "up"): "relationship",
 }
@@ -98,6 +103,28 @@ def _attributes(text: str, own_words: Mapping[str, frozenset[str]]) -> frozenset
     return frozenset(found)
 
 
+# A role held at, with or for a named place ("Lucía is a data scientist at Mercado Libre", "Aroha is
+# a ranger with the Department of Conservation"): a job said without a word for one.
+_AT_A_PLACE = frozenset({"at", "with", "for"})
+_MAYBE_A_ROLE = re.compile(r"\b(?:a|an)\s.*\b(?:at|with|for)\s", re.IGNORECASE)
+
+
+def holds_a_role(text: str) -> bool:
+    """Whether ``text`` says someone is a common noun (a role) at, with or for a proper noun, read
+    from spaCy's parse (cached per text): "Lucía Fernández is a data scientist at Mercado Libre",
+    not "Elena's cardiologist is Dr. Stoyanova at St. George hospital" nor "Tom is a fan of Arsenal"."""
+    if _MAYBE_A_ROLE.search(text) is None:
+        return False
+    for token in tag_all([text])[0]:
+        if token.dep_ != "attr" or token.pos_ != "NOUN" or token.head.lemma_ != "be":
+            continue
+        for prep in token.subtree:
+            at_a_place = prep.dep_ == "prep" and prep.lower_ in _AT_A_PLACE
+            if at_a_place and any(c.dep_ == "pobj" and c.pos_ == "PROPN" for c in prep.children):
+                return True
+    return False
+
+
 def attributes_asked(question: str) -> frozenset[str]:
     """The attributes that the words of ``question`` name."""
     return _attributes(question, _ASKED_ONLY)
@@ -106,9 +133,11 @@ def attributes_asked(question: str) -> frozenset[str]:
 @lru_cache(maxsize=STATED_TEXTS)
 def attributes_of(memory: str) -> frozenset[str]:
     """The single-valued attributes ``memory`` speaks of, in the words the belief check reads them
-    by and recall's own (``RECALL_WORDS``, and the activities of a pastime). Kept per text: a recall
+    by and recall's own (``RECALL_WORDS``, and the activities of a pastime), and employment when it
+    says someone holds a role at a named place (:func:`holds_a_role`). Kept per text: a recall
     reads it of every candidate, and a scope's texts recur."""
-    return _attributes(memory, _STATED_ONLY)
+    found = _attributes(memory, _STATED_ONLY)
+    return found | {"employment"} if "employment" not in found and holds_a_role(memory) else found
 
 
 def owners_nouns(asked: Whose | None, attributes: Collection[str]) -> frozenset[str]:
@@ -197,3 +226,23 @@ def speaking_of(
         if m in related
     }
     return {m: attributes for m, attributes in found.items() if attributes}
+
+
+# The single-valued attributes of a person; a project's (its schedule, its technology: "runs",
+# "switched") are read from words a person's facts use otherwise ("I run a patisserie").
+_OF_A_PERSON = frozenset(SINGLE_VALUED.keys() - {"schedule", "technology"})
+
+
+def elsewhere(asked: frozenset[str], texts: Mapping[str, str], related: Collection[str]) -> set[str]:
+    """The ``related`` memories of ``texts`` that speak only of single-valued attributes other than
+    those ``asked`` about (one of which holds one value at a time): "Ahmet lives in Moda"
+    answers where he lives, not "What does Ahmet do for a living?"."""
+    single = asked & SINGLE_VALUED.keys()
+    if not single:
+        return set()
+    found = set()
+    for m in related:
+        stated = attributes_of(texts[m]) & _OF_A_PERSON if m in texts else frozenset()
+        if stated and not stated & asked:
+            found.add(m)
+    return found

@@ -11,8 +11,11 @@ MiniLM cosine of 0.34, and "Marta live in Södermalm" 0.80. Whose-fact readings
 When a question asks about a person (their own fact or a relative's) whom the memories do not
 call someone else's ("my sister Jiwoo", "her roommate Camila", "Yui and I"), that person is read
 as the speaker of the first-person memories: each is rewritten with the name in place of the
-pronouns ("Hana moved back to Busan", "Hana's colleague Soyeon just moved to Busan"), recall
-reads whose fact it states from the rewritten text, and its cosine to the question is the better
+pronouns ("Hana moved back to Busan", "Hana's colleague Soyeon just moved to Busan"), and a
+note that leaves its subject out ("Started a new job today: design lead at Klarna", "Runs a
+bakery in Lyon") with the name before it, since the one who leaves the subject out is the one
+speaking (:func:`subjectless`, read from spaCy's parse). Recall reads whose fact it states from the
+rewritten text, and its cosine to the question is the better
 of the original's and the rewritten one's. A memory quoting a speaker ("Caroline: I went to a
 support group") says who speaks and is left as it is.
 """
@@ -25,6 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from graphmem.language import tag_all
 from graphmem.recall.attributes import names_in
 from graphmem.recall.keywords import keyword_shares
 from graphmem.recall.ranking import Evidence
@@ -40,8 +44,16 @@ _PRONOUN = re.compile(
 _AS = {"i'm": "{} is", "i am": "{} is", "i've": "{} has", "i'd": "{} would", "i'll": "{} will"}
 _AS |= {"we're": "{} is", "we've": "{} has", "we'll": "{} will"}
 _AS |= {"my": "{}'s", "mine": "{}'s", "our": "{}'s", "myself": "{}", "me": "{}", "us": "{}", "we": "{}"}
+# After the name, the speaker is "they": the name said once, as a third-person memory says it
+# ("Since I work from home now I don't commute" -> "Since Lucía works from home now they don't
+# commute"); the name said again in every clause made a memory closer to any question naming them.
+_THEN = {"i'm": "they're", "i am": "they are", "i've": "they've", "i'd": "they'd", "i'll": "they'll"}
+_THEN |= {"we're": "they're", "we've": "they've", "we'll": "they'll", "we": "they", "i": "they"}
+_THEN |= {"my": "their", "mine": "theirs", "our": "their", "myself": "themselves", "me": "them", "us": "them"}
 _GREETING = re.compile(r"^\s*(?:hi|hello|hey)\b[\s,!.]*", re.IGNORECASE)
-_QUOTED = re.compile(r"^\s*[\w .'-]{1,40}:\s")  # "Caroline: ...", "User: ..."
+# "Caroline: ...", "User: ...", "Dr. Mensah: ...": a speaker is named in a word or three, not in
+# a clause ("Started a new job today: design lead at Klarna")
+_QUOTED = re.compile(r"^\s*[\w.'-]{1,20}(?:\s[\w.'-]{1,20}){0,2}:\s")
 
 
 def _phrases(name: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
@@ -57,9 +69,38 @@ def _phrases(name: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     return introduced, someone_elses
 
 
+# A clause's subjects in spaCy's dependency labels, and the tenses of a verb that states something
+# done or doing ("Started", "Runs", "Moving"); the base form opens an instruction ("Keep your
+# answers short"), which is no one's fact.
+_SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
+_STATING = frozenset({"VBD", "VBN", "VBG", "VBZ"})
+# What may come before such a verb: "Just adopted a cat", "Got promoted", "Finally moved"
+_BEFORE_VERB = frozenset({"advmod", "aux", "auxpass", "neg", "punct"})
+
+
 def in_first_person(text: str) -> bool:
-    """Whether ``text`` speaks in the first person without saying who speaks."""
-    return _QUOTED.match(text) is None and _PRONOUN.search(text) is not None
+    """Whether ``text`` speaks in the first person without saying who speaks: in the speaker's
+    pronouns, or leaving its subject out (:func:`subjectless`)."""
+    if _QUOTED.match(text) is not None:
+        return False
+    return _PRONOUN.search(text) is not None or subjectless(text)
+
+
+def subjectless(text: str) -> bool:
+    """Whether ``text`` (after a greeting) opens with a clause that has no subject and whose verb
+    states what was done or is ("Started a new job today: ...", "Got promoted last week", "Runs a
+    bakery in Lyon"): a note in the speaker's voice. Read from spaCy's parse (cached per text); an
+    instruction ("Keep your answers short") or a clause with a subject is not."""
+    body = _GREETING.sub("", text, count=1)
+    if not body[:1].isupper() or _QUOTED.match(body) is not None:
+        return False
+    sentence = next(iter(tag_all([body])[0].sents), None)
+    if sentence is None:
+        return False
+    root = sentence.root
+    if root.tag_ not in _STATING or any(child.dep_ in _SUBJECTS for child in root.children):
+        return False
+    return all(token.dep_ in _BEFORE_VERB for token in sentence if token.i < root.i)
 
 
 def speaker(asked: Whose | None, texts: Mapping[str, str]) -> str | None:
@@ -93,14 +134,24 @@ def _spelling(owner: str, texts: Iterable[str]) -> str | None:
 
 
 def as_said_by(text: str, name: str) -> str:
-    """``text`` with ``name`` in place of the speaker's pronouns: "My sister Jiwoo is a dentist"
-    -> "Hana's sister Jiwoo is a dentist", "I'm vegan" -> "Lucía is vegan"."""
+    """``text`` with ``name`` in place of the speaker's first pronoun, and "they" for the rest:
+    "My sister Jiwoo is a dentist" -> "Hana's sister Jiwoo is a dentist", "I'm vegan" -> "Lucía is
+    vegan", "I moved in with my aunt" -> "Hana moved in with their aunt"; and before a note without
+    a subject: "Started a new job today" -> "Hana started a new job today"."""
+
+    body = _GREETING.sub("", text, count=1)
+    if subjectless(body):
+        body = f"{name} {body[:1].lower()}{body[1:]}"
+    said = [False]
 
     def named(match: re.Match[str]) -> str:
-        word = match.group(0)
-        return _AS.get(word.lower(), "{}").format(name)
+        word = match.group(0).lower()
+        if said[0]:
+            return _THEN.get(word, "they")
+        said[0] = True
+        return _AS.get(word, "{}").format(name)
 
-    return _PRONOUN.sub(named, _GREETING.sub("", text, count=1))
+    return _PRONOUN.sub(named, body)
 
 
 def voiced_by(name: str, texts: Mapping[str, str]) -> dict[str, str]:

@@ -27,7 +27,7 @@ from datetime import timedelta
 from graphmem.clock import Clock, SystemClock
 from graphmem.embedding.base import Embedder
 from graphmem.models import MemoryRecord, Recalled, RecallQuery, RecallResult
-from graphmem.recall.attributes import attributes_asked, names_in, owners_nouns, speaking_of
+from graphmem.recall.attributes import attributes_asked, elsewhere, names_in, owners_nouns, speaking_of
 from graphmem.recall.budget import tight_budget
 from graphmem.recall.dated import without_dates
 from graphmem.recall.evidence import Found, Hit, Plan, evidence_of, in_context
@@ -304,12 +304,18 @@ class Recaller:
             # A memory speaking of the attribute asked about (where someone lives, works...).
             attributes = attributes_asked(query.query)
             texts = {**pool_texts, **fresh}
+            off_topic: frozenset[str] = frozenset()
             if s.ranking.attribute:
                 related = {m for m, r in base.items() if r >= LOW_SIMILARITY and m not in others}
                 nouns = owners_nouns(asked, attributes)
-                for m in speaking_of(attributes, texts, related, asked, nouns, names):
+                speaking = speaking_of(attributes, texts, related, asked, nouns, names)
+                for m in speaking:
                     base[m] += s.ranking.attribute
                     reasons.setdefault(m, []).append("speaks of what is asked about")
+                # lowered after the graph spread: which memories are related stays as it was
+                off_topic = frozenset(elsewhere(attributes, texts, related - speaking.keys()))
+                for m in off_topic:
+                    reasons.setdefault(m, []).append("speaks of something else than asked")
             # Asked how things stand now, the later of two statements on one thing first.
             stands = asks_how_things_stand(query.query, attributes)
             now = current_only and s.ranking.follower_share > 0 and stands
@@ -325,6 +331,7 @@ class Recaller:
                 current_only,
                 frozenset(others),
                 latest,
+                off_topic,
             )
             # Records, lineage and conflicts of the pool came with the neighbourhood, before choosing.
             details = pool_rows.details([m for m, _, _ in ranked[: query.limit * LINEAGE_POOL]])
@@ -449,13 +456,16 @@ class Recaller:
         current_only: bool,
         others: frozenset[str] = frozenset(),
         latest: tuple[dict[str, str], Whose | None, frozenset[str], frozenset[str]] | None = None,
+        off_topic: frozenset[str] = frozenset(),
     ) -> list[tuple[str, float, list[str]]]:
         """Relevance spread to graph neighbours, then nudged by dynamics and intent; best first.
         A memory about someone else than asked (``others``, whose ``base`` is already lowered)
         lifted by a neighbour loses ``other_subject`` of the lift too, and all of it when the lift
         is a replaced belief's (that belief was of the one asked about). With
         ``latest`` (the texts, whose fact is asked for and the attributes it names), the later of
-        two statements on one thing ranks first (recall/latest.py)."""
+        two statements on one thing ranks first (recall/latest.py). A memory in ``off_topic``
+        (speaking only of another attribute than asked) loses ``RankWeights.attribute`` after the
+        spread, its relevance (``base``) left as it is."""
         s = self._settings
         facts: dict[str, Facts] = {c.id: c.facts for c in [*deep, *fulltext, *vector]}
         for n in neighbours:
@@ -466,6 +476,8 @@ class Recaller:
         retired = {m: scores[m] for m in replaced if m in scores}
         for memory_id in replaced:
             scores.pop(memory_id, None)
+        for memory_id in off_topic & scores.keys():  # speaks only of another attribute than asked
+            scores[memory_id] -= s.ranking.attribute
         for memory_id in others & scores.keys():
             if "REPLACES" in lifted_by.get(memory_id, ()):
                 # A belief of the one asked about, replaced by a statement of someone else's: the

@@ -62,6 +62,25 @@ _PARTNER = frozenset(
     {"partner", "husband", "wife", "spouse", "boyfriend", "girlfriend"}
     | {"fiance", "fiancé", "fiancee", "fiancée"}
 )
+# Nouns that name one relative as another noun does ("my dad Lars" is the father a question about
+# "Marta's father" asks for), each read as the plainer one; spelling variants likewise.
+_SAME_RELATIVE = {
+    "dad": "father",
+    "mom": "mother",
+    "mum": "mother",
+    "grandma": "grandmother",
+    "grandmom": "grandmother",
+    "nan": "grandmother",
+    "nana": "grandmother",
+    "nanna": "grandmother",
+    "gran": "grandmother",
+    "granny": "grandmother",
+    "grandpa": "grandfather",
+    "grandad": "grandfather",
+    "granddad": "grandfather",
+    "neighbor": "neighbour",
+    "coworker": "colleague",
+}
 # A group noun of a question, and the relatives it takes in (singular forms: "kids" -> "kid").
 _GROUPS = {
     "children": frozenset({"son", "daughter", "kid", "child"}),
@@ -145,11 +164,11 @@ class Whose:
 
 def relative_of(owner: str, noun: str) -> Whose | None:
     """The relative of ``owner`` (a name) that ``noun`` names ("Kwame", "sister"), or None when
-    ``noun`` names no relative."""
+    ``noun`` names no relative; a familiar noun is read as the plain one ("dad" as "father")."""
     if noun not in _RELATIVES:
         return None
     relation = "partner" if noun in _PARTNER else noun if noun in _GROUPS else noun.rstrip("s")
-    return Whose(owner.split()[0].lower(), relation)
+    return Whose(owner.split()[0].lower(), _SAME_RELATIVE.get(relation, relation))
 
 
 def _relative(match: re.Match[str] | None) -> Whose | None:

@@ -40,3 +40,21 @@ def test_a_relative_named_alone_is_read_as_the_relative(memory: Memory, scope: s
     for i, text in enumerate(FACTS):
         memory.remember(text, scope=scope, occurred_at=_day(i))
     assert _first(memory, scope, "What does Ines's brother do for a living now?") == FACTS[6]
+
+
+NOTES = [
+    "Hi, I'm Bram. I work as a courier at PostNL in Utrecht.",
+    "I'm lactose intolerant.",
+    "My dad Joost restores old barges in Zwolle.",
+    "I live in Lombok, near the canal.",
+    "I sing in a choir on Mondays.",
+    "Got laid off from PostNL.",
+    "Started a new job today: sous-chef at a bistro called Hop.",
+]
+
+
+def test_a_note_without_a_subject_answers_for_the_speaker(memory: Memory, scope: str) -> None:
+    for i, text in enumerate(NOTES):
+        memory.remember(text, scope=scope, occurred_at=_day(i))
+    assert _first(memory, scope, "Who does Bram work for now?") == NOTES[6]
+    assert _first(memory, scope, "What does Bram's father do?") == NOTES[2]

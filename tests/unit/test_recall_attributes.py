@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.recall.attributes import attributes_asked, attributes_of, names_in, speaking_of
+from graphmem.recall.attributes import (
+    attributes_asked,
+    attributes_of,
+    elsewhere,
+    holds_a_role,
+    names_in,
+    speaking_of,
+)
 from graphmem.recall.latest import later_first
 from graphmem.recall.whose import asked_about
 
@@ -195,3 +202,34 @@ def test_a_later_switch_from_what_the_earlier_memory_names_follows_it() -> None:
     adjusted, moved = _follow(question, {"drug": 1.0, "cat": 0.5, "switch": 0.7}, texts, named=True)
     assert moved == {"switch"}
     assert max(adjusted, key=lambda m: adjusted[m]) == "switch"
+
+
+@pytest.mark.parametrize(
+    ("text", "role"),
+    [
+        ("Nkechi is a pharmacist at Reddington Hospital.", True),
+        ("Bram is a park ranger with the Forestry Commission.", True),
+        ("Nkechi's dentist is Dr. Obi at Lagoon Clinic.", False),  # the dentist is named, not a role
+        ("Bram is a fan of Feyenoord.", False),
+        ("Bram is a keen cyclist.", False),
+    ],
+)
+def test_a_role_held_at_a_named_place_speaks_of_employment(text: str, role: bool) -> None:
+    assert holds_a_role(text) is role
+    assert ("employment" in attributes_of(text)) is role
+
+
+def test_free_time_and_a_hobby_name_a_pastime() -> None:
+    assert "pastime" in attributes_asked("What does Bram do in his free time?")
+    assert "pastime" in attributes_of("Bram's hobby is repairing old radios.")
+
+
+def test_a_memory_speaking_only_of_another_attribute_is_told_apart() -> None:
+    texts = {
+        "home": "Bram lives in Utrecht.",
+        "job": "Bram works at a bike shop.",
+        "fan": "Bram supports Feyenoord.",
+    }
+    asked = attributes_asked("What does Bram do for a living?")
+    assert elsewhere(asked, texts, texts.keys()) == {"home"}
+    assert elsewhere(attributes_asked("What does Bram like?"), texts, texts.keys()) == set()

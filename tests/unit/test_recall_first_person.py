@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.recall.first_person import as_said_by, in_first_person, read_as_said, speaker
+from graphmem.recall.first_person import as_said_by, in_first_person, read_as_said, speaker, subjectless
 from graphmem.recall.ranking import Evidence
 from graphmem.recall.whose import asked_about, other_subject, stated_of
 
@@ -33,6 +33,10 @@ HANA = {
             "Hana moved to Ilsan to be closer to Minjun's parents.",
         ),
         ("Hi, I'm Hana.", "Hana is Hana."),
+        ("Started a new job today: sous-chef at Nori.", "Hana started a new job today: sous-chef at Nori."),
+        ("Just adopted a beagle called Toast.", "Hana just adopted a beagle called Toast."),
+        ("Runs a small bakery in Daegu.", "Hana runs a small bakery in Daegu."),
+        ("Since I work from home I sold my car.", "Since Hana work from home they sold their car."),
     ],
 )
 def test_a_first_person_memory_is_rewritten_with_the_name(text: str, said: str) -> None:
@@ -44,6 +48,33 @@ def test_a_quoted_speaker_or_a_third_person_memory_is_not_in_the_first_person() 
     assert not in_first_person("Caroline: I went to a support group yesterday.")
     assert not in_first_person("Hana plays the cello in an orchestra.")
     assert not in_first_person("Daniel passed the exam in the US.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Started a new job today: sous-chef at Nori.",
+        "Got promoted to head nurse last week.",
+        "Moved to Lisbon in March.",
+        "Drives a taxi in Kumasi on weekends.",
+    ],
+)
+def test_a_note_without_a_subject_is_in_the_speakers_voice(text: str) -> None:
+    assert in_first_person(text)
+    assert subjectless(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Keep your answers short and skip the emojis.",  # an instruction
+        "Tomás drives a taxi in Kumasi.",  # a subject
+        "Back in Lisbon after two years.",  # no verb to read a speaker's act from
+        "Caroline: started a new job today.",  # a quoted speaker
+    ],
+)
+def test_an_instruction_or_a_sentence_with_a_subject_is_not_subjectless(text: str) -> None:
+    assert not subjectless(text)
 
 
 @pytest.mark.parametrize(
@@ -83,7 +114,7 @@ def test_a_relative_of_the_speaker_is_read_as_someone_else_than_the_speaker() ->
 def test_the_rewritten_memory_keeps_the_better_cosine() -> None:
     evidence = {"a": Evidence(cosine=0.3), "c": Evidence(cosine=0.7), "b": Evidence(cosine=0.6)}
     vectors = {
-        "Hana live in Mapo-gu with Hana's cat Dubu.": [0.8],
+        "Hana live in Mapo-gu with their cat Dubu.": [0.8],
         "Hana's older sister Jiwoo is a dentist in Incheon.": [0.5],
     }
     said = read_as_said(

@@ -68,3 +68,9 @@ def test_a_noun_followed_by_a_name_says_that_one_is_someone_of_theirs() -> None:
 def test_a_question_opening_with_a_modal_verb_names_the_person_after_it() -> None:
     assert asked_about("Would Lucía eat a cheeseburger?") == Whose("lucía", "")
     assert asked_about("Should I order Daniel a steak?") == Whose("daniel", "")
+
+
+def test_a_familiar_kin_noun_names_the_same_relative_as_the_plain_one() -> None:
+    asked = asked_about("What does Bram's father do at weekends?")
+    assert not other_subject(asked, stated_of("Bram's dad Joost restores old barges."))
+    assert other_subject(asked, stated_of("Bram's mum Els restores old barges."))
