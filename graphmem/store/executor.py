@@ -21,6 +21,7 @@ from graphmem.errors import (
     DatabaseUnavailableError,
     ForbiddenQueryError,
     GraphmemError,
+    InvalidInputError,
     InvalidQueryError,
     QueryCatalogError,
     QueryTimeoutError,
@@ -58,6 +59,17 @@ def _check_parameters(query: CypherQuery, params: Mapping[str, Any]) -> None:
             f"{query.name}: parameters do not match the file "
             f"(missing {sorted(missing)}, unexpected {sorted(extra)})."
         )
+
+
+def _not_unicode(error: UnicodeEncodeError) -> InvalidInputError:
+    """A value Neo4j cannot be sent: text with a lone UTF-16 surrogate (JSON's ``"\\ud800"``)."""
+    bad = error.object[error.start : error.end] if isinstance(error.object, str) else ""
+    code = f" (U+{ord(bad[0]):04X})" if bad else ""
+    return InvalidInputError(
+        f"A text holds a lone surrogate{code}, half of a UTF-16 pair, which is not Unicode text and "
+        "cannot be stored or searched: send whole characters (e.g. '\\ud83d\\ude00', not '\\ud83d' "
+        "alone)."
+    )
 
 
 def _unavailable(error: Exception) -> DatabaseUnavailableError:
@@ -309,6 +321,8 @@ class QueryExecutor:
                 return session.execute_read(body)
         except GraphmemError:
             raise
+        except UnicodeEncodeError as e:
+            raise _not_unicode(e) from e
         except _UNAVAILABLE as e:
             raise _unavailable(e) from e
         except neo4j_errors.Neo4jError as e:
@@ -355,6 +369,8 @@ class QueryExecutor:
                 return once()
             except GraphmemError:
                 raise
+            except UnicodeEncodeError as e:  # raised while packing the parameters: nothing was sent
+                raise _not_unicode(e) from e
             except _UNAVAILABLE as e:
                 raise _unavailable(e) from e
             except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as e:
