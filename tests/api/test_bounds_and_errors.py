@@ -137,6 +137,7 @@ def test_an_unexpected_error_is_a_json_500_in_the_contracts_shape(memory: Memory
 # A client that cuts a string in the middle of an emoji (UTF-16 code units) sends JSON such as
 # "\ud83d" alone: valid JSON, but no Unicode text, so Neo4j can never receive it.
 HALF_EMOJI = '"party \\ud83d"'
+BACKGROUND_BATCH = "/v1/memories/batch?background=true"
 
 
 @pytest.mark.parametrize(
@@ -145,7 +146,7 @@ HALF_EMOJI = '"party \\ud83d"'
         ("/v1/memories", '{"text": "ok", "scope": "%s", "source": %s}', "source"),
         ("/v1/memories", '{"text": "ok", "scope": "%s", "categories": [%s]}', "categories.0"),
         ("/v1/memories", '{"text": "ok", "scope": "%s", "metadata": {"note": %s}}', "metadata.note"),
-        ("/v1/memories/batch?background=true", '{"items": [{"text": "ok", "scope": "%s", "source": %s}]}', "items.0"),
+        (BACKGROUND_BATCH, '{"items": [{"text": "ok", "scope": "%s", "source": %s}]}', "0"),
         ("/v1/recall", '{"query": "party", "scope": "%s", "recent_context": [%s]}', "recent_context.0"),
         ("/v1/forget", '{"scope": "%s", "categories": [%s]}', "categories.0"),
         ("/v1/feedback", '{"response": "%s", "injected_ids": [%s]}', "injected_ids.0"),
@@ -163,7 +164,8 @@ def test_half_an_emoji_is_a_422_that_names_the_field_and_stores_nothing(
 
 
 def test_a_whole_emoji_sent_as_a_surrogate_pair_is_kept(client: TestClient, scope: str) -> None:
-    body = '{"text": "Party \\ud83c\\udf89 on Friday.", "scope": "%s", "source": "chat \\ud83d\\ude00"}' % scope
+    pair = "\\ud83c\\udf89"  # U+1F389, as JSON spells it in UTF-16
+    body = f'{{"text": "Party {pair} on Friday.", "scope": "{scope}"}}'
     r = client.post("/v1/memories", content=body, headers={"content-type": "application/json"})
     assert r.status_code == 201, r.text
     assert r.json()["memory"]["text"] == "Party \U0001f389 on Friday."
