@@ -72,6 +72,13 @@ def _not_unicode(error: UnicodeEncodeError) -> InvalidInputError:
     )
 
 
+_DROPPED = (
+    "Neo4j closed the connection while sending this query's result, and answers other queries: "
+    "the result is too large to send (e.g. a list of millions of values in one cell). Return fewer "
+    "or smaller values (aggregate, slice lists, add LIMIT)."
+)
+
+
 def _unavailable(error: Exception) -> DatabaseUnavailableError:
     return DatabaseUnavailableError(
         f"Neo4j is unreachable ({type(error).__name__}: {error}). Start it with "
@@ -324,6 +331,8 @@ class QueryExecutor:
         except UnicodeEncodeError as e:
             raise _not_unicode(e) from e
         except _UNAVAILABLE as e:
+            if self._answers():  # Neo4j is up: it dropped this query's connection, not every one
+                raise InvalidQueryError(_DROPPED) from e
             raise _unavailable(e) from e
         except neo4j_errors.Neo4jError as e:
             raise _caller_query_error(e, planning=False) from e
@@ -392,6 +401,14 @@ class QueryExecutor:
             if write:
                 return session.execute_write(body_with_meta)
             return session.execute_read(body_with_meta)
+
+    def _answers(self) -> bool:
+        """Whether Neo4j answers a fresh connection now."""
+        try:
+            self.ping()
+        except DatabaseUnavailableError:
+            return False
+        return True
 
     def ping(self) -> None:
         """Check that Neo4j answers; raises DatabaseUnavailableError otherwise."""
