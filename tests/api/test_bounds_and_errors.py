@@ -169,3 +169,18 @@ def test_a_whole_emoji_sent_as_a_surrogate_pair_is_kept(client: TestClient, scop
     r = client.post("/v1/memories", content=body, headers={"content-type": "application/json"})
     assert r.status_code == 201, r.text
     assert r.json()["memory"]["text"] == "Party \U0001f389 on Friday."
+
+
+@pytest.mark.parametrize("body", [{"job": ["weekly"]}, {"jobs": ["nightly"], "dry_run": True}])
+def test_a_consolidation_request_with_an_unknown_field_runs_nothing(
+    client: TestClient, body: dict[str, Any]
+) -> None:
+    # A typo ('job' for 'jobs') used to be ignored, and the default (every job) ran.
+    runs = "MATCH (r:JobRun) RETURN count(r) AS n"
+    before = client.post("/v1/cypher", json={"query": runs}).json()["rows"][0][0]
+    for wait in ("true", "false"):
+        r = client.post(f"/v1/consolidate?wait={wait}", json=body)
+        assert r.status_code == 422, r.text
+        assert error_of(r)["code"] == "invalid_input"
+        assert "Extra inputs are not permitted" in error_of(r)["message"]
+    assert client.post("/v1/cypher", json={"query": runs}).json()["rows"][0][0] == before
