@@ -3,7 +3,8 @@
 JSON may spell half of a UTF-16 pair (``"\\ud800"``) on its own; Python decodes it to a string that
 cannot be encoded as UTF-8, so Neo4j can never receive it. Refused here, before any route runs, it
 is one clear 422 on every route, and a background batch is not accepted (202) only to fail later.
-Only bodies that contain a ``\\ud`` escape at all are parsed a second time.
+Only bodies that contain a ``\\ud`` escape at all (or come in UTF-16 or UTF-32) are parsed a
+second time.
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ def lone_surrogate_at(value: Any, where: str = "body") -> str | None:
 
 
 def _problem(body: bytes) -> str | None:
-    if not any(escape in body for escape in _ESCAPE):
+    utf8 = json.detect_encoding(body).startswith("utf-8")  # JSON may come as UTF-16 or UTF-32 too
+    if utf8 and not any(escape in body for escape in _ESCAPE):
         return None
     try:
         decoded = json.loads(body)

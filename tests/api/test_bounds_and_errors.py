@@ -184,3 +184,15 @@ def test_a_consolidation_request_with_an_unknown_field_runs_nothing(
         assert error_of(r)["code"] == "invalid_input"
         assert "Extra inputs are not permitted" in error_of(r)["message"]
     assert client.post("/v1/cypher", json={"query": runs}).json()["rows"][0][0] == before
+
+
+def test_half_an_emoji_in_a_utf16_body_is_refused_before_a_background_batch_is_queued(
+    client: TestClient, scope: str
+) -> None:
+    template = '{"items": [{"text": "ok", "scope": "SCOPE", "metadata": {"note": HALF}}]}'
+    body = template.replace("SCOPE", scope).replace("HALF", HALF_EMOJI)
+    r = client.post(
+        BACKGROUND_BATCH, content=body.encode("utf-16"), headers={"content-type": "application/json"}
+    )
+    assert r.status_code == 422, r.text
+    assert "items.0.metadata.note" in error_of(r)["message"]
