@@ -30,6 +30,7 @@ from graphmem.api.routes import (
     sessions,
     triggers,
 )
+from graphmem.api.unicode_body import UnicodeBodyMiddleware
 from graphmem.consolidate.background import BackgroundRuns
 from graphmem.errors import GraphmemError
 from graphmem.keys import KeyRing
@@ -133,6 +134,7 @@ def create_app(
     app.state.rate_limits = rate_limits  # per key, reads and writes apart (None: unlimited)
     app.state.nudge_every_user_turns = nudge_every_user_turns
     app.add_middleware(IdempotencyMiddleware)  # inside the JSON-500 middleware installed next
+    app.add_middleware(UnicodeBodyMiddleware)  # a body with a lone surrogate: 422 before any route
     install_error_handlers(app)
     secured = [Depends(require_api_key), Depends(enforce_rate_limit)]
     app.include_router(health.router, prefix="/v1")

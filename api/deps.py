@@ -14,6 +14,7 @@ from typing import Annotated
 from fastapi import Depends, HTTPException, Request
 from starlette.concurrency import run_in_threadpool
 
+from graphmem.errors import GraphmemError
 from graphmem.keys import KeyRing
 from graphmem.memory import Memory
 from graphmem.tenancy import Grant
@@ -75,6 +76,25 @@ def _caller(request: Request, ring: KeyRing) -> Caller:
 
 
 CallerDep = Annotated[Caller, Depends(authenticate)]
+
+
+def sees_every_tenant(request: Request) -> bool:
+    """Whether the request may see figures about every tenant's memories (counts on /v1/health).
+
+    True when the API is open (no key at all) or ``Authorization`` carries a key bound to no scope;
+    False without a key, with a wrong one, with a scope-bound one, or when the stored keys cannot
+    be read (a route that needs no key still answers, without those figures)."""
+    ring: KeyRing = request.app.state.key_ring
+    try:
+        if not ring.enabled():
+            return True
+        token = _token(request)
+        if token is None:
+            return False
+        found, scopes = ring.lookup(token)
+    except GraphmemError:
+        return False
+    return found and scopes is None
 
 
 async def require_api_key(caller: CallerDep) -> None:

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, StrictBool, field_validator
 
+from graphmem.consolidate.models import ConsolidateRequest
 from graphmem.conversations.models import Role
 from graphmem.models import (
     CleanText,
@@ -51,6 +52,13 @@ class ErrorBody(BaseModel):
     """Every error response."""
 
     error: ErrorDetail
+
+
+class ConsolidateBody(ConsolidateRequest):
+    """Which jobs to run now; an unknown field is refused (a typo such as ``job`` would otherwise
+    run every job)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class BatchRequest(BaseModel):

@@ -8,10 +8,9 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request, Response
 
 from graphmem.api.deps import AllowedDep, MemoryDep
-from graphmem.api.schemas import ERROR_RESPONSES
+from graphmem.api.schemas import ERROR_RESPONSES, ConsolidateBody
 from graphmem.consolidate.background import BackgroundRuns
 from graphmem.consolidate.models import (
-    ConsolidateRequest,
     ConsolidationReport,
     ConsolidationRun,
     HealthDetail,
@@ -39,7 +38,7 @@ def consolidate(
     allowed: AllowedDep,
     http: Request,
     response: Response,
-    request: ConsolidateRequest | None = None,
+    request: ConsolidateBody | None = None,
     wait: Annotated[bool, Query(description="answer with the report once the run is over")] = False,
 ) -> ConsolidationRun | ConsolidationReport:
     """Run the given jobs now (default nightly, weekly and monthly).

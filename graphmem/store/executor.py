@@ -21,6 +21,7 @@ from graphmem.errors import (
     DatabaseUnavailableError,
     ForbiddenQueryError,
     GraphmemError,
+    InvalidInputError,
     InvalidQueryError,
     QueryCatalogError,
     QueryTimeoutError,
@@ -58,6 +59,24 @@ def _check_parameters(query: CypherQuery, params: Mapping[str, Any]) -> None:
             f"{query.name}: parameters do not match the file "
             f"(missing {sorted(missing)}, unexpected {sorted(extra)})."
         )
+
+
+def _not_unicode(error: UnicodeEncodeError) -> InvalidInputError:
+    """A value Neo4j cannot be sent: text with a lone UTF-16 surrogate (JSON's ``"\\ud800"``)."""
+    bad = error.object[error.start : error.end] if isinstance(error.object, str) else ""
+    code = f" (U+{ord(bad[0]):04X})" if bad else ""
+    return InvalidInputError(
+        f"A text holds a lone surrogate{code}, half of a UTF-16 pair, which is not Unicode text and "
+        "cannot be stored or searched: send whole characters (e.g. '\\ud83d\\ude00', not '\\ud83d' "
+        "alone)."
+    )
+
+
+_DROPPED = (
+    "Neo4j closed the connection while sending this query's result, and answers other queries: "
+    "the result is too large to send (e.g. a list of millions of values in one cell). Return fewer "
+    "or smaller values (aggregate, slice lists, add LIMIT)."
+)
 
 
 def _unavailable(error: Exception) -> DatabaseUnavailableError:
@@ -309,7 +328,11 @@ class QueryExecutor:
                 return session.execute_read(body)
         except GraphmemError:
             raise
+        except UnicodeEncodeError as e:
+            raise _not_unicode(e) from e
         except _UNAVAILABLE as e:
+            if self._answers():  # Neo4j is up: it dropped this query's connection, not every one
+                raise InvalidQueryError(_DROPPED) from e
             raise _unavailable(e) from e
         except neo4j_errors.Neo4jError as e:
             raise _caller_query_error(e, planning=False) from e
@@ -355,6 +378,8 @@ class QueryExecutor:
                 return once()
             except GraphmemError:
                 raise
+            except UnicodeEncodeError as e:  # raised while packing the parameters: nothing was sent
+                raise _not_unicode(e) from e
             except _UNAVAILABLE as e:
                 raise _unavailable(e) from e
             except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as e:
@@ -376,6 +401,14 @@ class QueryExecutor:
             if write:
                 return session.execute_write(body_with_meta)
             return session.execute_read(body_with_meta)
+
+    def _answers(self) -> bool:
+        """Whether Neo4j answers a fresh connection now."""
+        try:
+            self.ping()
+        except DatabaseUnavailableError:
+            return False
+        return True
 
     def ping(self) -> None:
         """Check that Neo4j answers; raises DatabaseUnavailableError otherwise."""

@@ -132,3 +132,67 @@ def test_an_unexpected_error_is_a_json_500_in_the_contracts_shape(memory: Memory
         assert error_of(r)["code"] == "internal_error"
         assert "stored text" not in r.text
         assert client.get("/v1/health").status_code == 200  # the app keeps answering
+
+
+# A client that cuts a string in the middle of an emoji (UTF-16 code units) sends JSON such as
+# "\ud83d" alone: valid JSON, but no Unicode text, so Neo4j can never receive it.
+HALF_EMOJI = '"party \\ud83d"'
+BACKGROUND_BATCH = "/v1/memories/batch?background=true"
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "where"),
+    [
+        ("/v1/memories", '{"text": "ok", "scope": "%s", "source": %s}', "source"),
+        ("/v1/memories", '{"text": "ok", "scope": "%s", "categories": [%s]}', "categories.0"),
+        ("/v1/memories", '{"text": "ok", "scope": "%s", "metadata": {"note": %s}}', "metadata.note"),
+        (BACKGROUND_BATCH, '{"items": [{"text": "ok", "scope": "%s", "source": %s}]}', "0"),
+        ("/v1/recall", '{"query": "party", "scope": "%s", "recent_context": [%s]}', "recent_context.0"),
+        ("/v1/forget", '{"scope": "%s", "categories": [%s]}', "categories.0"),
+        ("/v1/feedback", '{"response": "%s", "injected_ids": [%s]}', "injected_ids.0"),
+        ("/v1/cypher", '{"query": "RETURN $p AS p, \'%s\' AS s", "params": {"p": %s}}', "params.p"),
+    ],
+)
+def test_half_an_emoji_is_a_422_that_names_the_field_and_stores_nothing(
+    client: TestClient, scope: str, path: str, body: str, where: str
+) -> None:
+    r = client.post(path, content=body % (scope, HALF_EMOJI), headers={"content-type": "application/json"})
+    assert r.status_code == 422, r.text
+    assert error_of(r)["code"] == "invalid_input"
+    assert where in error_of(r)["message"] and "lone surrogate" in error_of(r)["message"]
+    assert stored(client, scope) == 0
+
+
+def test_a_whole_emoji_sent_as_a_surrogate_pair_is_kept(client: TestClient, scope: str) -> None:
+    pair = "\\ud83c\\udf89"  # U+1F389, as JSON spells it in UTF-16
+    body = f'{{"text": "Party {pair} on Friday.", "scope": "{scope}"}}'
+    r = client.post("/v1/memories", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 201, r.text
+    assert r.json()["memory"]["text"] == "Party \U0001f389 on Friday."
+
+
+@pytest.mark.parametrize("body", [{"job": ["weekly"]}, {"jobs": ["nightly"], "dry_run": True}])
+def test_a_consolidation_request_with_an_unknown_field_runs_nothing(
+    client: TestClient, body: dict[str, Any]
+) -> None:
+    # A typo ('job' for 'jobs') used to be ignored, and the default (every job) ran.
+    runs = "MATCH (r:JobRun) RETURN count(r) AS n"
+    before = client.post("/v1/cypher", json={"query": runs}).json()["rows"][0][0]
+    for wait in ("true", "false"):
+        r = client.post(f"/v1/consolidate?wait={wait}", json=body)
+        assert r.status_code == 422, r.text
+        assert error_of(r)["code"] == "invalid_input"
+        assert "Extra inputs are not permitted" in error_of(r)["message"]
+    assert client.post("/v1/cypher", json={"query": runs}).json()["rows"][0][0] == before
+
+
+def test_half_an_emoji_in_a_utf16_body_is_refused_before_a_background_batch_is_queued(
+    client: TestClient, scope: str
+) -> None:
+    template = '{"items": [{"text": "ok", "scope": "SCOPE", "metadata": {"note": HALF}}]}'
+    body = template.replace("SCOPE", scope).replace("HALF", HALF_EMOJI)
+    r = client.post(
+        BACKGROUND_BATCH, content=body.encode("utf-16"), headers={"content-type": "application/json"}
+    )
+    assert r.status_code == 422, r.text
+    assert "items.0.metadata.note" in error_of(r)["message"]

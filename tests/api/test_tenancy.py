@@ -325,6 +325,18 @@ def test_a_write_outside_the_keys_scopes_is_refused_with_what_to_do(http: TestCl
     assert ALICE in error["message"] and "scope" in error["message"]
 
 
+def test_health_counts_every_tenants_memories_only_for_an_unbound_key(
+    http: TestClient, bob: dict[str, Any]
+) -> None:
+    # How much bob (and everyone) keeps is no business of alice's key, nor of a caller with no key.
+    for headers in (bearer(ALICE_KEY), {}, bearer("not-a-key")):
+        r = http.get("/v1/health", headers=headers)
+        assert r.status_code == 200, r.text
+        assert r.json()["status"] == "ok" and r.json()["counts"] == {}
+    r = http.get("/v1/health", headers=bearer(ADMIN_KEY))
+    assert r.json()["counts"]["memories"] >= len(bob["ids"])
+
+
 def mcp_attempts(bob: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     ids = bob["ids"]
     calls: list[tuple[str, dict[str, Any]]] = [("get_memory_history", {"memory_id": i}) for i in ids]

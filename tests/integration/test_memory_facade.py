@@ -200,3 +200,12 @@ def test_a_write_sees_a_memory_another_process_changed_since_its_last_write(
     assert again.memory.id == first.memory.id
     gone = memory.remember("The build server is called Hermes!", scope=scope)
     assert gone.actions == ["created"]
+
+
+def test_a_lone_surrogate_is_an_invalid_input_error_not_a_driver_crash(memory: Memory, scope: str) -> None:
+    # Half of an emoji (a string cut between UTF-16 code units) cannot be encoded for Neo4j.
+    with pytest.raises(InvalidInputError, match="lone surrogate"):
+        memory.remember("Party on Friday.", scope=scope, metadata={"note": "\ud83d"})
+    with pytest.raises(InvalidInputError, match="lone surrogate"):
+        memory.read_query("RETURN $p AS p", {"p": "\ud83d"}, ["/"])
+    assert memory.recall("Party on Friday", scope=scope).results == []
