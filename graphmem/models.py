@@ -197,10 +197,27 @@ class HistoryEntry(BaseModel):
     depth: int
 
 
+class InPartEntry(BaseModel):
+    """A memory that contradicts this one only in part (news changed one of the things it says), or
+    one this memory contradicts in part; neither is retired by it."""
+
+    id: str
+    text: str
+    status: Status
+    occurred_at: datetime
+    relation: Literal["contradicts_in_part", "contradicted_in_part_by"]
+    reason: str | None = None
+
+
 class MemoryDetail(MemoryRecord):
     """A memory with its belief history and lineage."""
 
     history: list[HistoryEntry] = Field(default_factory=list)
+    in_part: list[InPartEntry] = Field(
+        default_factory=list,
+        description="memories that contradict this one only in part, or that it contradicts in part, "
+        "newest first",
+    )
     derived_from: list[str] = Field(default_factory=list)
 
 

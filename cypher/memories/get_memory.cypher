@@ -1,4 +1,4 @@
-// One memory with its SUPERSEDES chain both ways and the memories it was derived from.
+// One memory with its SUPERSEDES chain both ways, the memories it contradicts or is contradicted by only in part (CONTRADICTS {in_part: true}, one step), and the memories it was derived from.
 // mode: read
 MATCH (m:Memory {id: $id})
 WHERE ($allowed IS NULL OR any(ok IN $allowed WHERE m.scope = ok OR m.scope STARTS WITH ok + '/'))
@@ -18,8 +18,16 @@ CALL {
 }
 CALL {
   WITH m
+  OPTIONAL MATCH (m)-[c:CONTRADICTS {in_part: true}]-(other:Memory)
+  WITH m, c, other WHERE other IS NOT NULL AND ($allowed IS NULL OR any(ok IN $allowed WHERE other.scope = ok OR other.scope STARTS WITH ok + '/'))
+  RETURN collect({id: other.id, text: other.text, status: other.status, occurred_at: other.occurred_at,
+                  relation: CASE WHEN startNode(c) = m THEN 'contradicts_in_part' ELSE 'contradicted_in_part_by' END,
+                  reason: c.reason}) AS in_part
+}
+CALL {
+  WITH m
   OPTIONAL MATCH (m)-[:DERIVED_FROM]->(source:Memory)
   WHERE ($allowed IS NULL OR any(ok IN $allowed WHERE source.scope = ok OR source.scope STARTS WITH ok + '/'))
   RETURN collect(source.id) AS derived_from
 }
-RETURN m {.*, embedding: null} AS memory, older, newer, derived_from
+RETURN m {.*, embedding: null} AS memory, older, newer, in_part, derived_from

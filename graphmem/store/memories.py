@@ -11,7 +11,7 @@ from typing import Any, TypeVar, cast
 import numpy as np
 
 from graphmem.errors import NotFoundError
-from graphmem.models import ForgetFilter, HistoryEntry, MemoryDetail, MemoryPatch, MemoryRecord
+from graphmem.models import ForgetFilter, HistoryEntry, InPartEntry, MemoryDetail, MemoryPatch, MemoryRecord
 from graphmem.scopes import scope_filter
 from graphmem.store.executor import QueryExecutor, Row, Transaction
 from graphmem.store.records import created_memory, instant, memory_fields, native, to_memory
@@ -279,8 +279,15 @@ class MemoryStore:
                 -h.depth if h.relation == "superseded_by" else h.depth,
             )
         )
+        in_part = [InPartEntry.model_validate(native(c)) for c in row["in_part"]]
+        in_part.sort(key=lambda c: c.occurred_at, reverse=True)
         return MemoryDetail.model_validate(
-            {**memory_fields(row["memory"]), "history": history, "derived_from": row["derived_from"]}
+            {
+                **memory_fields(row["memory"]),
+                "history": history,
+                "in_part": in_part,
+                "derived_from": row["derived_from"],
+            }
         )
 
     def update(

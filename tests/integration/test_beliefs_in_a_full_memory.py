@@ -85,6 +85,11 @@ def test_news_of_one_of_two_facts_contradicts_the_statement_in_part(memory: Memo
     assert not memory._executor.read("beliefs/scope_supersessions", scope=scope, allowed=None)
     found = memory.recall("What illness does Oskar have?", scope=scope, reinforce=False)
     assert both.id in [r.id for r in found.results]
+    older = memory.get(both.id)
+    assert [(c.id, c.relation) for c in older.in_part] == [(news.memory.id, "contradicted_in_part_by")]
+    assert older.history == []
+    newer = memory.get(news.memory.id)
+    assert [(c.id, c.relation) for c in newer.in_part] == [(both.id, "contradicts_in_part")]
 
 
 def test_news_of_the_one_fact_a_statement_holds_still_supersedes_it(memory: Memory, scope: str) -> None:
