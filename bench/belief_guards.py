@@ -93,34 +93,25 @@ def users_guard(memory: Memory, name: str, out: Any) -> None:
             result = memory.remember(fact["text"], scope=scope, occurred_at=when)
             fact_of[result.memory.id] = fact["id"]
         facts = {f["id"]: f for f in user["facts"]}
-        for row in supersessions(memory, scope):
-            old, new = fact_of.get(row["loser_id"], ""), fact_of.get(row["winner_id"], "")
-            judged: Verdict = verdict(old, new, facts, user["questions"]) if old and new else "unjudged"
-            counts[judged] += 1
-            emit(
-                out,
-                guard="users",
-                set=name,
-                user=user["id"],
-                verdict=judged,
-                old=row["loser_text"],
-                new=row["winner_text"],
-                reason=row["reason"],
-            )
-        for row in contradictions_in_part(memory, scope):
-            old, new = fact_of.get(row["loser_id"], ""), fact_of.get(row["winner_id"], "")
-            kept_as: Verdict = kept_verdict(old, new, facts, user["questions"]) if old and new else "unjudged"
-            kept[kept_as] += 1
-            emit(
-                out,
-                guard="users",
-                set=name,
-                user=user["id"],
-                in_part=kept_as,
-                old=row["loser_text"],
-                new=row["winner_text"],
-                reason=row["reason"],
-            )
+        readings = (
+            (supersessions(memory, scope), verdict, counts, "verdict"),
+            (contradictions_in_part(memory, scope), kept_verdict, kept, "in_part"),
+        )
+        for rows, judge, tally, field in readings:
+            for row in rows:
+                old, new = fact_of.get(row["loser_id"], ""), fact_of.get(row["winner_id"], "")
+                judged: Verdict = judge(old, new, facts, user["questions"]) if old and new else "unjudged"
+                tally[judged] += 1
+                emit(
+                    out,
+                    guard="users",
+                    set=name,
+                    user=user["id"],
+                    old=row["loser_text"],
+                    new=row["winner_text"],
+                    reason=row["reason"],
+                    **{field: judged},
+                )
     emit(
         out,
         guard="users",
