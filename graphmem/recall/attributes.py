@@ -106,14 +106,35 @@ def _attributes(text: str, own_words: Mapping[str, frozenset[str]]) -> frozenset
 # A role held at, with or for a named place ("Lucía is a data scientist at Mercado Libre", "Aroha is
 # a ranger with the Department of Conservation"): a job said without a word for one.
 _AT_A_PLACE = frozenset({"at", "with", "for"})
-_MAYBE_A_ROLE = re.compile(r"\b(?:a|an)\s.*\b(?:at|with|for)\s", re.IGNORECASE)
+# What the parse needs, in words, so that only a text that may hold such a role is parsed (a
+# recall reads every candidate, and parsing each one cost a whole-graph recall at 100k memories
+# three times its CPU): a form of "be", then "a"/"an" within a few words ("is now a", "has been
+# a"), then at / with / for and a capitalised word within the next few (the proper noun, after
+# "the", "a" or an adjective: "at a Gaelscoil in Ranelagh", "at the local Mercado Libre office").
+_BE_A = re.compile(
+    r"(?:\b(?:is|am|are|was|were|be|been|being)|['\u2019](?:s|m|re))\s+(?:\w+\s+){0,3}?an?\s",
+    re.IGNORECASE,
+)
+_AT = re.compile(r"\b(?:at|with|for)\s", re.IGNORECASE)
+_NAME_WITHIN = 4
+
+
+def _may_hold_a_role(text: str) -> bool:
+    """Whether ``text`` has the words :func:`holds_a_role` reads a role from, in their order."""
+    first = _BE_A.search(text)
+    if first is None:
+        return False
+    for at in _AT.finditer(text, first.end()):
+        if any(word[:1].isupper() for word in text[at.end() :].split(maxsplit=_NAME_WITHIN)[:_NAME_WITHIN]):
+            return True
+    return False
 
 
 def holds_a_role(text: str) -> bool:
     """Whether ``text`` says someone is a common noun (a role) at, with or for a proper noun, read
     from spaCy's parse (cached per text): "Lucía Fernández is a data scientist at Mercado Libre",
     not "Elena's cardiologist is Dr. Stoyanova at St. George hospital" nor "Tom is a fan of Arsenal"."""
-    if _MAYBE_A_ROLE.search(text) is None:
+    if not _may_hold_a_role(text):
         return False
     for token in tag_all([text])[0]:
         if token.dep_ != "attr" or token.pos_ != "NOUN" or token.head.lemma_ != "be":
