@@ -117,6 +117,7 @@ _BE_A = re.compile(
 )
 _AT = re.compile(r"\b(?:at|with|for)\s", re.IGNORECASE)
 _NAME_WITHIN = 4
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def _may_hold_a_role(text: str) -> bool:
@@ -134,15 +135,15 @@ def holds_a_role(text: str) -> bool:
     """Whether ``text`` says someone is a common noun (a role) at, with or for a proper noun, read
     from spaCy's parse (cached per text): "Lucía Fernández is a data scientist at Mercado Libre",
     not "Elena's cardiologist is Dr. Stoyanova at St. George hospital" nor "Tom is a fan of Arsenal"."""
-    if not _may_hold_a_role(text):
-        return False
-    for token in tag_all([text])[0]:
-        if token.dep_ != "attr" or token.pos_ != "NOUN" or token.head.lemma_ != "be":
-            continue
-        for prep in token.subtree:
-            at_a_place = prep.dep_ == "prep" and prep.lower_ in _AT_A_PLACE
-            if at_a_place and any(c.dep_ == "pobj" and c.pos_ == "PROPN" for c in prep.children):
-                return True
+    sentences = [sentence for sentence in _SENTENCE_END.split(text) if _may_hold_a_role(sentence)]
+    for sentence in sentences:  # only these parsed: a role and its place lie in one sentence
+        for token in tag_all([sentence])[0]:
+            if token.dep_ != "attr" or token.pos_ != "NOUN" or token.head.lemma_ != "be":
+                continue
+            for prep in token.subtree:
+                at_a_place = prep.dep_ == "prep" and prep.lower_ in _AT_A_PLACE
+                if at_a_place and any(c.dep_ == "pobj" and c.pos_ == "PROPN" for c in prep.children):
+                    return True
     return False
 
 
