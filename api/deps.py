@@ -84,17 +84,10 @@ def sees_every_tenant(request: Request) -> bool:
     True when the API is open (no key at all) or ``Authorization`` carries a key bound to no scope;
     False without a key, with a wrong one, with a scope-bound one, or when the stored keys cannot
     be read (a route that needs no key still answers, without those figures)."""
-    ring: KeyRing = request.app.state.key_ring
     try:
-        if not ring.enabled():
-            return True
-        token = _token(request)
-        if token is None:
-            return False
-        found, scopes = ring.lookup(token)
-    except GraphmemError:
+        return _caller(request, request.app.state.key_ring).scopes is None
+    except (HTTPException, GraphmemError):
         return False
-    return found and scopes is None
 
 
 async def require_api_key(caller: CallerDep) -> None:
