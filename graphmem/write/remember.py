@@ -11,7 +11,7 @@ import functools
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from itertools import pairwise
 from typing import Any, Protocol
@@ -356,10 +356,10 @@ class RememberPipeline:
         if changes_in_part(loser.statement, winner.statement):
             winner.actions.append(f"contradicts:{loser.memory_id}")
             loser.actions.append(f"contradicts:{winner.memory_id}")
-            lost = _supersession(
-                winner.memory_id, loser.memory_id, reason, INITIAL_STRENGTH, DEFAULT_CONFIDENCE, now
+            winner_id, loser_id = winner.memory_id, loser.memory_id
+            return _supersession(
+                winner_id, loser_id, reason, INITIAL_STRENGTH, DEFAULT_CONFIDENCE, now, in_part=True
             )
-            return replace(lost, loser_strength=INITIAL_STRENGTH, in_part=True)
         winner.actions += [f"contradicts:{loser.memory_id}", f"superseded:{loser.memory_id}"]
         loser.actions += [f"contradicts:{winner.memory_id}", f"superseded_by:{winner.memory_id}"]
         loser.lost_to = winner.memory_id
@@ -565,21 +565,27 @@ def _in_part(draft: _Draft, old: StoredNeighbour, reason: str, now: datetime) ->
     later, earlier = (
         (draft.memory_id, old.id) if draft.occurred_at >= old.occurred_at else (old.id, draft.memory_id)
     )
-    return replace(
-        _supersession(later, earlier, reason, old.strength, DEFAULT_CONFIDENCE, now),
-        loser_strength=old.strength,
-        in_part=True,
-    )
+    return _supersession(later, earlier, reason, old.strength, DEFAULT_CONFIDENCE, now, in_part=True)
 
 
 def _supersession(
-    winner_id: str, loser_id: str, reason: str, loser_strength: float, evidence: float, now: datetime
+    winner_id: str,
+    loser_id: str,
+    reason: str,
+    loser_strength: float,
+    evidence: float,
+    now: datetime,
+    *,
+    in_part: bool = False,
 ) -> Supersession:
+    """The winner's contradiction of the loser; the loser weakened, unless it is contradicted only
+    in part (it stays current at its strength for the rest of what it says)."""
     return Supersession(
         winner_id=winner_id,
         loser_id=loser_id,
         reason=reason,
         strength=round(1.0 - contradiction_beta(loser_strength, evidence), 4),
-        loser_strength=penalised_strength(loser_strength, evidence),
+        loser_strength=loser_strength if in_part else penalised_strength(loser_strength, evidence),
         detected_at=now,
+        in_part=in_part,
     )
